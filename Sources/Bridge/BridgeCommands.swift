@@ -1,0 +1,35 @@
+import BridgeCore
+
+/// `/set` and `/get`: one parser, then the owning driver.
+extension BridgeService {
+    func handleCommand(_ target: CommandTopic, payload: [UInt8]) async {
+        guard let record = devices[aliasIndex[target.alias] ?? DeviceID(target.alias) ?? DeviceID.lifx(light: "")] else {
+            reject(alias: target.alias, id: nil, CommandError("no device with alias \"\(target.alias)\""))
+            return
+        }
+        guard let driver = drivers[record.id.integration] else {
+            reject(alias: record.alias, id: record.id, CommandError("the \(record.id.integration.rawValue) integration is not running"))
+            return
+        }
+        do throws(CommandError) {
+            let command: DeviceCommand
+            switch target.verb {
+            case .set:
+                command = .set(try CommandParser.parseSet(payload: payload, attribute: target.attribute, device: record.descriptor))
+            case .get:
+                command = .refresh(try CommandParser.parseGet(payload: payload, attribute: target.attribute, device: record.descriptor))
+            }
+            logger.debug("Command", metadata: ["device.id": "\(record.id)", "command": "\(command)"])
+            try await driver.perform(command, on: record.id)
+        } catch {
+            reject(alias: record.alias, id: record.id, error)
+        }
+    }
+
+    private func reject(alias: String, id: DeviceID?, _ error: CommandError) {
+        logger.warning("Command refused", metadata: ["alias": "\(alias)", "error": "\(error.message)"])
+        var data: [String: JSONValue] = ["alias": .string(alias), "error": .string(error.message)]
+        if let id { data["id"] = .string(id.rawValue) }
+        publishEvent("command_failed", data)
+    }
+}

@@ -1,0 +1,93 @@
+import BridgeConfig
+import BridgeCore
+
+/// Device events from drivers, merged into the state store and published.
+extension BridgeService {
+    func handleDeviceEvent(_ event: DeviceEvent) {
+        switch event {
+        case .discovered(let descriptor): deviceDiscovered(descriptor)
+        case .removed(let id):
+            guard let record = devices[id] else { return }
+            forgetDevice(record)
+            publishEvent("device_removed", ["id": .string(id.rawValue), "alias": .string(record.alias), "reason": "gone"])
+        case .state(let id, let values):
+            guard var record = devices[id] else {
+                logger.debug("State for an unknown device ignored", metadata: ["device.id": "\(id)"])
+                return
+            }
+            let merged = record.state.merging(overlay: values)
+            guard merged != record.state else { return }
+            record.state = merged
+            devices[id] = record
+            publishState(record)
+        case .availability(let id, let online):
+            guard var record = devices[id], record.online != online else { return }
+            let wasKnown = record.online != nil
+            record.online = online
+            devices[id] = record
+            publishAvailability(record)
+            if wasKnown || !online {
+                publishEvent(online ? "device_connected" : "device_disconnected", ["id": .string(id.rawValue), "alias": .string(record.alias)])
+            }
+            scheduleInventory()
+        case .commandFailed(let id, let reason):
+            let alias = devices[id]?.alias ?? id.rawValue
+            logger.warning("Command failed", metadata: ["device.id": "\(id)", "alias": "\(alias)", "error": "\(reason)"])
+            publishEvent("command_failed", ["id": .string(id.rawValue), "alias": .string(alias), "error": .string(reason)])
+        case .integrationStatus(let integration, let status, let detail):
+            let previous = integrationStatus[integration]
+            guard previous?.status != status || previous?.detail != detail else { return }
+            integrationStatus[integration] = (status, detail)
+            logger.info("Integration status", metadata: ["driver": "\(integration.rawValue)", "status": "\(status)", "detail": "\(detail ?? "")"])
+            publishEvent("integration_status", ["integration": .string(integration.rawValue), "status": .string(status), "detail": detail.map(JSONValue.string) ?? .null])
+            publishInfo()
+        case .inventoryComplete(let integration):
+            discovery.completeIntegrations.insert(integration)
+            cleanStaleDiscovery()
+        }
+    }
+
+    private func deviceDiscovered(_ descriptor: DeviceDescriptor) {
+        let id = descriptor.id
+        if var record = devices[id] {
+            guard record.descriptor != descriptor else { return }
+            record.descriptor = descriptor
+            devices[id] = record
+            publishDiscovery(for: record)
+            scheduleInventory()
+            return
+        }
+        let settings = config.devices[id] ?? DeviceSettings()
+        var alias = savedAliases[id] ?? settings.alias ?? id.rawValue
+        if let owner = aliasIndex[alias], owner != id {
+            logger.warning("Alias already taken; using the device id", metadata: ["device.id": "\(id)", "alias": "\(alias)", "owner": "\(owner)"])
+            alias = id.rawValue
+        }
+        let record = DeviceRecord(descriptor: descriptor, alias: alias, settings: settings)
+        devices[id] = record
+        aliasIndex[alias] = id
+        if !settings.retain { clearRetained(topics.state(alias)) }
+        publishDiscovery(for: record)
+        publishEvent(
+            "device_added",
+            ["id": .string(id.rawValue), "alias": .string(alias), "kind": .string(descriptor.kind), "model": .string(descriptor.model)])
+        logger.info("Device added", metadata: ["device.id": "\(id)", "alias": "\(alias)", "model": "\(descriptor.model)"])
+        scheduleInventory()
+    }
+
+    /// Clears everything retained for a device and drops it.
+    func forgetDevice(_ record: DeviceRecord) {
+        clearRetained(topics.state(record.alias))
+        clearRetained(topics.availability(record.alias))
+        clearDiscovery(for: record)
+        devices[record.id] = nil
+        aliasIndex[record.alias] = nil
+        scheduleInventory()
+    }
+
+    /// Finds a device by id or alias.
+    func lookup(_ key: String) -> DeviceRecord? {
+        if let id = aliasIndex[key] ?? DeviceID(key) { return devices[id] }
+        return nil
+    }
+}

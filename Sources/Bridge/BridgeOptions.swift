@@ -1,0 +1,34 @@
+public import BridgeCore
+
+/// Settings of the bridge process that do not come from the config file.
+public struct BridgeOptions: Sendable {
+    /// The version reported in `bridge/info` and discovery `origin`.
+    public var version: String
+    /// How long to collect retained discovery configs at start-up before cleaning up stale ones.
+    public var discoveryWindow: Duration
+    /// Range of the random delay before re-publishing after Home Assistant's birth message.
+    public var birthDelay: ClosedRange<Double>
+    /// Pause between clearing and re-creating discovery on a rename with `homeassistant_rename`.
+    public var rediscoverDelay: Duration
+    /// Debounce for `bridge/devices` and `bridge/info`.
+    public var inventoryDebounce: Duration
+    /// Persists aliases set by `device/rename`; called with every renamed device's alias.
+    public var saveAliases: (@Sendable ([DeviceID: String]) -> Void)?
+    /// Aliases persisted by earlier renames.
+    public var savedAliases: [DeviceID: String]
+
+    /// Creates options with the defaults used in production.
+    public init(
+        version: String, discoveryWindow: Duration = .seconds(3), birthDelay: ClosedRange<Double> = 2...6,
+        rediscoverDelay: Duration = .seconds(2), inventoryDebounce: Duration = .milliseconds(100),
+        saveAliases: (@Sendable ([DeviceID: String]) -> Void)? = nil, savedAliases: [DeviceID: String] = [:]
+    ) {
+        self.version = version
+        self.discoveryWindow = discoveryWindow
+        self.birthDelay = birthDelay
+        self.rediscoverDelay = rediscoverDelay
+        self.inventoryDebounce = inventoryDebounce
+        self.saveAliases = saveAliases
+        self.savedAliases = savedAliases
+    }
+}

@@ -1,0 +1,89 @@
+import BridgeConfig
+import BridgeCore
+import Foundation
+
+/// The publish path: every retained topic and event leaves the bridge through these.
+extension BridgeService {
+    func publishJSON(_ topic: String, _ value: JSONValue, retain: Bool, qos: Int) {
+        transport.publish(topic, payload: value.jsonBytes, qos: qos, retain: retain)
+    }
+
+    func clearRetained(_ topic: String) {
+        transport.publish(topic, payload: [], qos: 1, retain: true)
+    }
+
+    /// `bridge/event`: not retained.
+    func publishEvent(_ type: String, _ data: [String: JSONValue]) {
+        publishJSON(topics.bridgeEvent, ["type": .string(type), "data": .object(data)], retain: false, qos: 1)
+    }
+
+    func qos(for record: DeviceRecord) -> Int { record.settings.qos ?? config.mqtt.qos }
+
+    /// Publishes a device's state, adapted for Home Assistant (mireds in legacy mode).
+    func publishState(_ record: DeviceRecord) {
+        guard !record.state.isEmpty else { return }
+        var state = record.state
+        if config.homeassistant.legacy, let kelvin = state["color_temp"]?.doubleValue, kelvin >= 1000 {
+            state["color_temp"] = .number((1_000_000 / kelvin).rounded())
+        }
+        publishJSON(topics.state(record.alias), .object(state), retain: record.settings.retain, qos: qos(for: record))
+    }
+
+    func publishAvailability(_ record: DeviceRecord) {
+        guard let online = record.online else { return }
+        publishJSON(topics.availability(record.alias), ["state": .string(online ? "online" : "offline")], retain: true, qos: 1)
+    }
+
+    func publishDevices() {
+        let list = devices.values.sorted { $0.id < $1.id }.map { $0.inventoryJSON() }
+        publishJSON(topics.bridgeDevices, .array(list), retain: true, qos: 1)
+    }
+
+    func publishInfo() {
+        var integrations: [String: JSONValue] = [:]
+        for integration in Integration.allCases {
+            let status = integrationStatus[integration] ?? ("disabled", nil)
+            integrations[integration.rawValue] = [
+                "status": .string(status.status), "detail": status.detail.map(JSONValue.string) ?? .null,
+                "devices": .number(Double(devices.keys.filter { $0.integration == integration }.count)),
+            ]
+        }
+        let info: JSONValue = [
+            "version": .string(options.version), "base_topic": .string(topics.base),
+            "log_level": .string(logLevel.current.rawValue), "integrations": .object(integrations),
+            "homeassistant": [
+                "enabled": .bool(config.homeassistant.enabled),
+                "discovery_prefix": .string(config.homeassistant.discoveryPrefix),
+                "legacy": .bool(config.homeassistant.legacy),
+            ],
+            "restart_required": .bool(!restartRequired.isEmpty),
+            "restart_required_for": .array(restartRequired.map(JSONValue.string)),
+            "config": config.redactedJSON,
+        ]
+        publishJSON(topics.bridgeInfo, info, retain: true, qos: 1)
+    }
+
+    /// Coalesces `bridge/devices` and `bridge/info` updates from bursts of device events.
+    func scheduleInventory() {
+        guard !inventoryScheduled else { return }
+        inventoryScheduled = true
+        schedule(.flushInventory, after: options.inventoryDebounce)
+    }
+
+    /// Re-sends device states and availability after Home Assistant restarts.
+    func republishAfterBirth() {
+        logger.info("Home Assistant came online; re-publishing state", metadata: ["devices": "\(devices.count)"])
+        publishJSON(topics.bridgeState, ["state": "online"], retain: true, qos: 1)
+        for record in devices.values.sorted(by: { $0.id < $1.id }) {
+            publishAvailability(record)
+            publishState(record)
+        }
+    }
+
+    func handleHomeAssistantStatus(_ payload: [UInt8]) {
+        let text = String(decoding: payload, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        guard text == "online" else { return }
+        let delay = Double.random(in: options.birthDelay)
+        schedule(.republishAfterBirth, after: .milliseconds(Int64(delay * 1000)))
+    }
+}

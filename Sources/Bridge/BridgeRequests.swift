@@ -1,0 +1,131 @@
+import BridgeConfig
+import BridgeCore
+import Logging
+
+/// `bridge/request/<name>` → `bridge/response/<name>`, echoing `transaction`.
+extension BridgeService {
+    func handleRequest(_ name: String, payload: [UInt8]) async {
+        let text = String(decoding: payload, as: UTF8.self).trimmingWhitespace
+        var transaction: JSONValue?
+        let result: Result<JSONValue, CommandError>
+        if text.isEmpty {
+            result = await answer(name, [:])
+        } else if let object = JSONValue.parse(Array(text.utf8))?.objectValue {
+            transaction = object["transaction"]
+            var fields = object
+            fields["transaction"] = nil
+            result = await answer(name, fields)
+        } else {
+            result = .failure(CommandError("payload must be a JSON object"))
+        }
+        var response: [String: JSONValue]
+        switch result {
+        case .success(let data): response = ["status": "ok", "data": data]
+        case .failure(let error):
+            response = ["status": "error", "data": [:], "error": .string(error.message)]
+            logger.warning("Request failed", metadata: ["request": "\(name)", "error": "\(error.message)"])
+        }
+        if let transaction { response["transaction"] = transaction }
+        publishJSON(topics.response(name), .object(response), retain: false, qos: 1)
+    }
+
+    private func answer(_ name: String, _ fields: [String: JSONValue]) async -> Result<JSONValue, CommandError> {
+        do throws(CommandError) {
+            switch name {
+            case "health_check": return .success(healthCheck())
+            case "device/rename": return .success(try rename(fields))
+            case "device/remove": return .success(try await remove(fields))
+            case "options": return .success(try setOptions(fields))
+            default:
+                let parts = name.split(separator: "/", maxSplits: 1).map(String.init)
+                guard parts.count == 2, let integration = Integration(rawValue: parts[0]) else {
+                    throw CommandError("unknown request \"\(name)\"")
+                }
+                guard let driver = drivers[integration] else {
+                    throw CommandError("the \(integration.rawValue) integration is not enabled")
+                }
+                return .success(try await driver.handleRequest(parts[1], payload: fields))
+            }
+        } catch {
+            return .failure(error)
+        }
+    }
+
+    private func healthCheck() -> JSONValue {
+        let uptime = ContinuousClock.now - startedAt
+        var integrations: [String: JSONValue] = [:]
+        for (integration, status) in integrationStatus { integrations[integration.rawValue] = .string(status.status) }
+        let healthy = !integrationStatus.values.contains { ["unauthorized", "error"].contains($0.status) }
+        return [
+            "healthy": .bool(healthy), "uptime_s": .number(Double(uptime.components.seconds)),
+            "devices": .number(Double(devices.count)), "integrations": .object(integrations),
+        ]
+    }
+
+    private func rename(_ fields: [String: JSONValue]) throws(CommandError) -> JSONValue {
+        guard let from = fields["from"]?.stringValue, let to = fields["to"]?.stringValue else {
+            throw CommandError("device/rename needs \"from\" (id or alias) and \"to\"")
+        }
+        guard let record = lookup(from) else { throw CommandError("no device \"\(from)\"") }
+        if let problem = AliasRules.problem(with: to) { throw CommandError("alias \"\(to)\" \(problem)") }
+        if let owner = aliasIndex[to], owner != record.id { throw CommandError("alias \"\(to)\" is taken by \(owner)") }
+        if let other = DeviceID(to), other != record.id, devices[other] != nil {
+            throw CommandError("alias \"\(to)\" is the id of another device")
+        }
+        let haRename = fields["homeassistant_rename"]?.boolValue ?? false
+        applyAlias(to, for: record, homeassistantRename: haRename)
+        savedAliases[record.id] = to
+        options.saveAliases?(savedAliases)
+        return ["from": .string(record.alias), "to": .string(to), "id": .string(record.id.rawValue), "homeassistant_rename": .bool(haRename)]
+    }
+
+    /// Moves a device to a new alias: old retained topics cleared, new ones published.
+    func applyAlias(_ alias: String, for record: DeviceRecord, homeassistantRename: Bool) {
+        guard alias != record.alias else { return }
+        clearRetained(topics.state(record.alias))
+        clearRetained(topics.availability(record.alias))
+        var renamed = record
+        renamed.alias = alias
+        aliasIndex[record.alias] = nil
+        aliasIndex[alias] = record.id
+        devices[record.id] = renamed
+        publishAvailability(renamed)
+        publishState(renamed)
+        if homeassistantRename {
+            // Home Assistant re-derives entity ids only for new entities; a pause avoids `_2` suffixes.
+            clearDiscovery(for: record)
+            schedule(.rediscover(record.id), after: options.rediscoverDelay)
+        } else {
+            publishDiscovery(for: renamed)
+        }
+        publishEvent("device_renamed", ["id": .string(record.id.rawValue), "from": .string(record.alias), "to": .string(alias), "homeassistant_rename": .bool(homeassistantRename)])
+        logger.info("Device renamed", metadata: ["device.id": "\(record.id)", "from": "\(record.alias)", "to": "\(alias)"])
+        scheduleInventory()
+    }
+
+    private func remove(_ fields: [String: JSONValue]) async throws(CommandError) -> JSONValue {
+        guard let key = fields["id"]?.stringValue else { throw CommandError("device/remove needs \"id\" (id or alias)") }
+        guard let record = lookup(key) else { throw CommandError("no device \"\(key)\"") }
+        forgetDevice(record)
+        if savedAliases.removeValue(forKey: record.id) != nil { options.saveAliases?(savedAliases) }
+        await drivers[record.id.integration]?.forget(record.id)
+        publishEvent("device_removed", ["id": .string(record.id.rawValue), "alias": .string(record.alias), "reason": "request"])
+        return ["id": .string(record.id.rawValue), "alias": .string(record.alias)]
+    }
+
+    private func setOptions(_ fields: [String: JSONValue]) throws(CommandError) -> JSONValue {
+        let options = fields["options"]?.objectValue ?? fields
+        guard !options.isEmpty else { throw CommandError("options needs {\"options\": {\"log_level\": \"debug\"}}") }
+        for key in options.keys where key != "log_level" {
+            throw CommandError("option \"\(key)\" cannot be changed at run time (supported: log_level)")
+        }
+        guard let name = options["log_level"]?.stringValue, let level = Logger.Level(configName: name) else {
+            throw CommandError("log_level must be one of trace, debug, info, notice, warning, error")
+        }
+        logLevel.current = level
+        config.logLevel = level
+        logger.notice("Log level changed", metadata: ["log_level": "\(level)"])
+        publishInfo()
+        return ["log_level": .string(level.rawValue), "restart_required": false]
+    }
+}

@@ -1,0 +1,134 @@
+public import BridgeConfig
+public import BridgeCore
+import Foundation
+public import Logging
+public import ServiceLifecycle
+
+/// The bridge: owns device state and the topic contract, and is the one path between drivers and MQTT.
+/// Every input arrives through the inbox and is handled in order on this actor.
+public actor BridgeService: Service {
+    var config: Configuration
+    let transport: any MQTTTransport
+    let drivers: [Integration: any DeviceDriver]
+    let inbox: BridgeInbox
+    let logLevel: LogLevelControl
+    let options: BridgeOptions
+    let logger: Logger
+    let topics: Topics
+    let startedAt = ContinuousClock.now
+
+    var devices: [DeviceID: DeviceRecord] = [:]
+    var aliasIndex: [String: DeviceID] = [:]
+    var savedAliases: [DeviceID: String]
+    var integrationStatus: [Integration: (status: String, detail: String?)] = [:]
+    var restartRequired: [String] = []
+    var inventoryScheduled = false
+    var discovery: DiscoveryState
+
+    /// Creates the bridge; it starts publishing when `run()` is called.
+    public init(
+        config: Configuration, transport: any MQTTTransport, drivers: [any DeviceDriver], inbox: BridgeInbox,
+        logLevel: LogLevelControl, options: BridgeOptions, logger: Logger
+    ) {
+        self.config = config
+        self.transport = transport
+        self.drivers = Dictionary(drivers.map { ($0.integration, $0) }, uniquingKeysWith: { first, _ in first })
+        self.inbox = inbox
+        self.logLevel = logLevel
+        self.options = options
+        self.logger = logger
+        self.topics = Topics(base: config.mqtt.baseTopic)
+        self.savedAliases = options.savedAliases
+        self.discovery = DiscoveryState()
+        for integration in Integration.allCases {
+            integrationStatus[integration] = (drivers.contains { $0.integration == integration } ? "starting" : "disabled", nil)
+        }
+    }
+
+    /// Publishes the bridge's retained topics, then handles inputs until graceful shutdown.
+    public func run() async throws {
+        start()
+        for await input in inbox.stream.cancelOnGracefulShutdown() {
+            await handle(input)
+        }
+        logger.info("Bridge stopped")
+    }
+
+    private func start() {
+        publishJSON(topics.bridgeState, ["state": "online"], retain: true, qos: 1)
+        transport.subscribe(topics.base + "/#", qos: config.mqtt.qos)
+        if config.homeassistant.enabled {
+            transport.subscribe(config.homeassistant.statusTopic, qos: 1)
+            transport.subscribe(config.homeassistant.discoveryPrefix + "/+/+/+/config", qos: 1)
+            schedule(.discoveryWindowClosed, after: options.discoveryWindow)
+            for message in builder.bridgeConfigs() { publishDiscovery(message) }
+        }
+        publishInfo()
+        publishDevices()
+        logger.info("Bridge started", metadata: ["base_topic": "\(topics.base)"])
+    }
+
+    func handle(_ input: BridgeInput) async {
+        switch input {
+        case .transport(.message(let message)): await handleMessage(message)
+        case .transport(.connected): logger.debug("Transport connected")
+        case .transport(.disconnected(let reason)): logger.warning("MQTT connection lost", metadata: ["reason": "\(reason)"])
+        case .device(let event): handleDeviceEvent(event)
+        case .reload(let newConfig): applyReload(newConfig)
+        case .reloadFailed(let errors):
+            logger.error("Config reload failed; keeping the running config", metadata: ["errors": "\(errors)"])
+            publishEvent("config_reload_failed", ["errors": .string(errors)])
+        case .timer(let timer): await handleTimer(timer)
+        }
+    }
+
+    private func handleTimer(_ timer: BridgeTimer) async {
+        switch timer {
+        case .flushInventory:
+            inventoryScheduled = false
+            publishDevices()
+            publishInfo()
+        case .discoveryWindowClosed:
+            transport.unsubscribe(config.homeassistant.discoveryPrefix + "/+/+/+/config")
+            discovery.windowOpen = false
+            cleanStaleDiscovery()
+        case .republishAfterBirth:
+            republishAfterBirth()
+        case .rediscover(let id):
+            if let record = devices[id] { publishDiscovery(for: record) }
+        }
+    }
+
+    private func handleMessage(_ message: InboundMessage) async {
+        if config.homeassistant.enabled {
+            if message.topic == config.homeassistant.statusTopic {
+                handleHomeAssistantStatus(message.payload)
+                return
+            }
+            if message.topic.hasPrefix(config.homeassistant.discoveryPrefix + "/") {
+                collectDiscovery(message)
+                return
+            }
+        }
+        // Retained commands would replay at every start; only live messages are commands.
+        guard !message.retained else { return }
+        if let name = topics.requestName(message.topic) {
+            await handleRequest(name, payload: message.payload)
+        } else if let target = CommandTopic.parse(message.topic, base: topics.base) {
+            await handleCommand(target, payload: message.payload)
+        }
+    }
+
+    /// Runs `timer` after a delay by enqueueing it, so it is handled in order with everything else.
+    func schedule(_ timer: BridgeTimer, after delay: Duration) {
+        let inbox = self.inbox
+        Task {
+            try? await Task.sleep(for: delay)
+            inbox.send(.timer(timer))
+        }
+    }
+
+    var builder: DiscoveryBuilder {
+        DiscoveryBuilder(topics: topics, settings: config.homeassistant, version: options.version)
+    }
+}

@@ -1,0 +1,48 @@
+import BridgeConfig
+import BridgeCore
+import Foundation
+
+/// What the bridge holds for one device.
+struct DeviceRecord {
+    var descriptor: DeviceDescriptor
+    var alias: String
+    var state: [String: JSONValue] = [:]
+    var online: Bool?
+    var settings: DeviceSettings
+
+    var id: DeviceID { descriptor.id }
+
+    /// The `bridge/devices` entry.
+    func inventoryJSON() -> JSONValue {
+        var entry: [String: JSONValue] = [
+            "id": .string(id.rawValue), "alias": .string(alias), "integration": .string(id.integration.rawValue),
+            "kind": .string(descriptor.kind), "manufacturer": .string(descriptor.manufacturer),
+            "model": .string(descriptor.model),
+            "status": .string(online.map { $0 ? "online" : "offline" } ?? "unknown"),
+            "switchable": .bool(descriptor.switchable),
+            "exposes": JSONValue.encodeValue(descriptor.exposes),
+        ]
+        if let label = descriptor.label { entry["label"] = .string(label) }
+        if let modelID = descriptor.modelID { entry["model_id"] = .string(modelID) }
+        if case .disabled = settings.homeassistant { entry["homeassistant"] = .bool(false) }
+        return .object(entry)
+    }
+}
+
+extension JSONValue {
+    /// Converts any `Encodable` to a JSON value (`null` if it cannot be encoded).
+    static func encodeValue(_ value: some Encodable) -> JSONValue {
+        guard let data = try? JSONEncoderBox.encoder.encode(value),
+            let decoded = JSONValue.parse(Array(data))
+        else { return .null }
+        return decoded
+    }
+}
+
+private enum JSONEncoderBox {
+    static var encoder: JSONEncoder {
+        let encoder = JSONEncoder()
+        encoder.keyEncodingStrategy = .convertToSnakeCase
+        return encoder
+    }
+}

@@ -1,0 +1,133 @@
+import BridgeConfig
+import BridgeCore
+
+/// One retained Home Assistant discovery config.
+struct DiscoveryMessage: Equatable {
+    var topic: String
+    var payload: JSONValue
+}
+
+/// Builds Home Assistant discovery configs (per-component discovery, which every supported release reads).
+struct DiscoveryBuilder {
+    let topics: Topics
+    let settings: HomeAssistantSettings
+    let version: String
+
+    /// Node id of the bridge device, unique per base topic.
+    var bridgeNodeID: String { "things2mqtt_bridge_" + Self.slug(topics.base) }
+    /// The bridge device's identifier, which every device names as `via_device`.
+    var bridgeIdentifier: String { bridgeNodeID }
+
+    var origin: JSONValue {
+        ["name": "things2mqtt", "sw_version": .string(version), "support_url": "https://github.com/things2mqtt/things2mqtt"]
+    }
+
+    /// The bridge's own device with its connectivity sensor.
+    func bridgeConfigs() -> [DiscoveryMessage] {
+        let device: JSONValue = [
+            "identifiers": [.string(bridgeIdentifier)], "name": .string("things2mqtt bridge (\(topics.base))"),
+            "manufacturer": "things2mqtt", "model": "Bridge", "sw_version": .string(version),
+        ]
+        let objectID = "connection_state"
+        let entityID = "\(bridgeNodeID)_\(objectID)"
+        let payload: JSONValue = [
+            "name": "Connection state", "unique_id": .string("\(bridgeNodeID)_\(objectID)_\(topics.base)"),
+            "default_entity_id": .string("binary_sensor.\(entityID)"), "object_id": .string(entityID),
+            "state_topic": .string(topics.bridgeState), "value_template": "{{ value_json.state }}",
+            "payload_on": "online", "payload_off": "offline", "device_class": "connectivity",
+            "entity_category": "diagnostic", "device": device, "origin": origin,
+        ]
+        return [DiscoveryMessage(topic: topic("binary_sensor", bridgeNodeID, objectID), payload: payload)]
+    }
+
+    /// Every entity of one device, with per-device overrides merged last.
+    func deviceConfigs(_ record: DeviceRecord, qos: Int) -> [DiscoveryMessage] {
+        if case .disabled = record.settings.homeassistant { return [] }
+        let overrides: [String: JSONValue]
+        if case .overrides(let values) = record.settings.homeassistant { overrides = values } else { overrides = [:] }
+        let objectIDs = Set(record.descriptor.exposes.map(\.entityObjectID))
+        return record.descriptor.exposes.compactMap { expose in
+            guard let (component, specific) = EntityShapes(topics: topics, legacy: settings.legacy)
+                .entity(for: expose, alias: record.alias)
+            else { return nil }
+            var payload = common(record, expose: expose, component: component, qos: qos).merging(overlay: specific)
+            for (key, value) in overrides where !objectIDs.contains(key) { payload = payload.merging(overlay: [key: value]) }
+            if let specificOverride = overrides[expose.entityObjectID]?.objectValue {
+                payload = payload.merging(overlay: specificOverride)
+            }
+            return DiscoveryMessage(
+                topic: topic(component, record.id.rawValue, expose.entityObjectID), payload: .object(payload))
+        }
+    }
+
+    /// The discovery topics a device's configs use, whether or not discovery is enabled for it.
+    func deviceTopics(_ record: DeviceRecord) -> [String] {
+        record.descriptor.exposes.compactMap { expose in
+            EntityShapes(topics: topics, legacy: settings.legacy).entity(for: expose, alias: record.alias).map {
+                topic($0.0, record.id.rawValue, expose.entityObjectID)
+            }
+        }
+    }
+
+    func topic(_ component: String, _ node: String, _ objectID: String) -> String {
+        "\(settings.discoveryPrefix)/\(component)/\(node)/\(objectID)/config"
+    }
+
+    private func common(_ record: DeviceRecord, expose: Expose, component: String, qos: Int) -> [String: JSONValue] {
+        let isMain = expose.name == nil
+        let entitySlug = isMain ? Self.slug(record.alias) : Self.slug(record.alias) + "_" + Self.slug(expose.entityObjectID)
+        var payload: [String: JSONValue] = [
+            "unique_id": .string("\(record.id.rawValue)_\(expose.entityObjectID)_\(topics.base)"),
+            "name": expose.name.map(JSONValue.string) ?? .null,
+            "default_entity_id": .string("\(component).\(entitySlug)"),
+            "object_id": .string(entitySlug),
+            "device": device(record),
+            "origin": origin,
+            "availability": [
+                ["topic": .string(topics.bridgeState), "value_template": "{{ value_json.state }}"],
+                ["topic": .string(topics.availability(record.alias)), "value_template": "{{ value_json.state }}"],
+            ],
+            "availability_mode": "all",
+            "qos": .number(Double(qos)),
+        ]
+        if let category = expose.category { payload["entity_category"] = .string(category.rawValue) }
+        if let icon = expose.icon { payload["icon"] = .string(icon) }
+        if !expose.enabledByDefault { payload["enabled_by_default"] = false }
+        return payload
+    }
+
+    private func device(_ record: DeviceRecord) -> JSONValue {
+        let descriptor = record.descriptor
+        var device: [String: JSONValue] = [
+            "identifiers": [.string("things2mqtt_\(record.id.rawValue)")], "name": .string(record.alias),
+            "manufacturer": .string(descriptor.manufacturer), "model": .string(descriptor.model),
+            "via_device": .string(bridgeIdentifier),
+        ]
+        if let version = descriptor.softwareVersion { device["sw_version"] = .string(version) }
+        if let version = descriptor.hardwareVersion { device["hw_version"] = .string(version) }
+        if !descriptor.connections.isEmpty {
+            device["connections"] = .array(descriptor.connections.map { .array($0.map(JSONValue.string)) })
+        }
+        if !settings.legacy {
+            if let modelID = descriptor.modelID { device["model_id"] = .string(modelID) }
+            if let serial = descriptor.serialNumber { device["serial_number"] = .string(serial) }
+        }
+        return .object(device)
+    }
+
+    /// Lowercase letters, digits and single underscores: safe in topics and entity ids.
+    static func slug(_ text: String) -> String {
+        var result = ""
+        for character in text.lowercased() {
+            if character.isASCII && (character.isLetter || character.isNumber) {
+                result.append(character)
+            } else if !result.hasSuffix("_") {
+                result.append("_")
+            }
+        }
+        let trimmed = result.trimmingCharacters(in: ["_"])
+        return trimmed.isEmpty ? "device" : trimmed
+    }
+}
+
+import Foundation

@@ -1,0 +1,157 @@
+public import Foundation
+import Yams
+
+/// One problem in a config file, with where it is.
+public struct ConfigIssue: Sendable, Equatable, CustomStringConvertible {
+    public var file: String
+    public var line: Int
+    public var column: Int
+    /// Dotted key path, e.g. `mqtt.tls.ca_file`.
+    public var keyPath: String
+    public var message: String
+
+    /// `file:line:column: key.path: message`.
+    public var description: String {
+        "\(file):\(line):\(column): \(keyPath.isEmpty ? "" : keyPath + ": ")\(message)"
+    }
+}
+
+/// Every problem found in a config file.
+public struct ConfigErrors: Error, Sendable, CustomStringConvertible {
+    public var issues: [ConfigIssue]
+    /// One issue per line.
+    public var description: String { issues.map(\.description).joined(separator: "\n") }
+}
+
+/// Reads, interpolates, decodes and validates the YAML config.
+public enum ConfigLoader {
+    /// Loads a config file; relative `*_file` paths are resolved against its folder.
+    public static func load(file: String, environment: [String: String] = ProcessInfo.processInfo.environment)
+        throws(ConfigErrors) -> Configuration
+    {
+        let text: String
+        do {
+            text = try String(contentsOfFile: file, encoding: .utf8)
+        } catch {
+            throw ConfigErrors(issues: [
+                ConfigIssue(file: file, line: 1, column: 1, keyPath: "", message: "cannot read the file: \(error.localizedDescription)")
+            ])
+        }
+        let folder = (file as NSString).deletingLastPathComponent
+        return try parse(yaml: text, file: file, baseDirectory: folder.isEmpty ? "." : folder, environment: environment)
+    }
+
+    /// Parses config text; `file` only labels the messages.
+    public static func parse(
+        yaml: String, file: String, baseDirectory: String = ".", environment: [String: String] = [:]
+    ) throws(ConfigErrors) -> Configuration {
+        let root: Node
+        do {
+            root = try Yams.compose(yaml: yaml) ?? Node.mapping(Node.Mapping([]))
+        } catch {
+            throw ConfigErrors(issues: [syntaxIssue(error, file: file)])
+        }
+        let collector = IssueCollector()
+        let interpolated = Interpolation(environment: environment, collector: collector).apply(to: root, path: [])
+        var config = Configuration()
+        do {
+            config = try YAMLDecoder().decode(
+                Configuration.self, from: interpolated, userInfo: [.configIssues: collector])
+        } catch {
+            collector.add(error, at: [])
+        }
+        Validation(collector: collector, baseDirectory: baseDirectory).check(&config)
+        guard collector.issues.isEmpty else {
+            let locator = NodeLocator(root: root)
+            throw ConfigErrors(
+                issues: collector.issues.map { issue in
+                    let mark = locator.mark(for: issue.path, atKey: issue.atKey)
+                    return ConfigIssue(
+                        file: file, line: mark?.line ?? 1, column: mark?.column ?? 1,
+                        keyPath: issue.path.joined(separator: "."), message: issue.message)
+                })
+        }
+        return config
+    }
+
+    private static func syntaxIssue(_ error: any Error, file: String) -> ConfigIssue {
+        guard let yamlError = error as? YamlError else {
+            return ConfigIssue(file: file, line: 1, column: 1, keyPath: "", message: "\(error)")
+        }
+        switch yamlError {
+        case .scanner(let context, let problem, let mark, _), .parser(let context, let problem, let mark, _),
+            .composer(let context, let problem, let mark, _):
+            let detail = context.map { "\(problem) \($0.text)" } ?? problem
+            return ConfigIssue(file: file, line: mark.line, column: mark.column, keyPath: "", message: "YAML syntax: \(detail)")
+        case .duplicatedKeysInMapping(let duplicates, let context):
+            return ConfigIssue(
+                file: file, line: context.mark.line, column: context.mark.column, keyPath: "",
+                message: "duplicate key \(duplicates.joined(separator: ", ")) \(context.text)")
+        default:
+            return ConfigIssue(file: file, line: 1, column: 1, keyPath: "", message: "YAML: \(yamlError)")
+        }
+    }
+}
+
+/// Finds the YAML position of a key path so every message can point at it.
+struct NodeLocator {
+    let root: Node
+
+    func mark(for path: [String], atKey: Bool) -> Mark? {
+        var node = root
+        var best = root.mark
+        for (index, component) in path.enumerated() {
+            guard let mapping = node.mapping,
+                let pair = mapping.first(where: { $0.key.string == component })
+            else { break }
+            let isLast = index == path.count - 1
+            best = (isLast && atKey) ? pair.key.mark : (pair.value.mark ?? pair.key.mark)
+            if isLast, pair.value.mark == nil || pair.value.scalar?.string == "" { best = pair.key.mark }
+            node = pair.value
+        }
+        return best
+    }
+}
+
+/// Replaces `${NAME}` in every scalar with the environment's value.
+struct Interpolation {
+    let environment: [String: String]
+    let collector: IssueCollector
+
+    func apply(to node: Node, path: [String]) -> Node {
+        switch node {
+        case .scalar(var scalar):
+            guard scalar.string.contains("${") else { return node }
+            scalar.string = substitute(scalar.string, path: path)
+            return .scalar(scalar)
+        case .mapping(let mapping):
+            let pairs = mapping.map { pair in (pair.key, apply(to: pair.value, path: path + [pair.key.string ?? "?"])) }
+            return .mapping(Node.Mapping(pairs, mapping.tag, mapping.style, mapping.mark))
+        case .sequence(let sequence):
+            let nodes = sequence.enumerated().map { apply(to: $0.element, path: path + [String($0.offset)]) }
+            return .sequence(Node.Sequence(nodes, sequence.tag, sequence.style, sequence.mark))
+        case .alias:
+            return node
+        }
+    }
+
+    private func substitute(_ text: String, path: [String]) -> String {
+        var result = ""
+        var rest = Substring(text)
+        while let start = rest.range(of: "${") {
+            result += rest[..<start.lowerBound]
+            guard let end = rest[start.upperBound...].firstIndex(of: "}") else {
+                collector.add(path, "unterminated ${ in \"\(text)\"")
+                return text
+            }
+            let name = String(rest[start.upperBound..<end])
+            if let value = environment[name] {
+                result += value
+            } else {
+                collector.add(path, "environment variable \(name) is not set")
+            }
+            rest = rest[rest.index(after: end)...]
+        }
+        return result + rest
+    }
+}

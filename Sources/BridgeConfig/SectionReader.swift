@@ -1,0 +1,103 @@
+import Foundation
+
+/// A problem found while reading the config, located by its key path.
+struct PathIssue {
+    var path: [String]
+    var message: String
+    /// Point at the key rather than its value (unknown keys).
+    var atKey = false
+}
+
+/// Collects every problem instead of stopping at the first, so one run shows them all.
+final class IssueCollector {
+    var issues: [PathIssue] = []
+
+    func add(_ path: [String], _ message: String, atKey: Bool = false) {
+        issues.append(PathIssue(path: path, message: message, atKey: atKey))
+    }
+
+    func add(_ error: any Error, at path: [String]) {
+        guard let decodingError = error as? DecodingError else {
+            add(path, String(describing: error))
+            return
+        }
+        switch decodingError {
+        case .typeMismatch(let type, let context):
+            add(context.codingPath.map(\.stringValue), "expected \(Self.describe(type))")
+        case .valueNotFound(let type, let context):
+            add(context.codingPath.map(\.stringValue), "expected \(Self.describe(type)), found nothing")
+        case .keyNotFound(let key, let context):
+            add(context.codingPath.map(\.stringValue) + [key.stringValue], "is required")
+        case .dataCorrupted(let context):
+            add(context.codingPath.map(\.stringValue), context.debugDescription)
+        @unknown default:
+            add(path, String(describing: decodingError))
+        }
+    }
+
+    private static func describe(_ type: Any.Type) -> String {
+        switch type {
+        case is Int.Type, is Int64.Type: "a whole number"
+        case is Double.Type: "a number"
+        case is Bool.Type: "true or false"
+        case is String.Type: "text"
+        default:
+            String(describing: type).hasPrefix("Dictionary") || String(describing: type).hasPrefix("KeyedDecoding")
+                ? "a mapping of keys to values" : "a value of type \(type)"
+        }
+    }
+}
+
+extension CodingUserInfoKey {
+    /// Where section decoders find the shared issue collector.
+    static let configIssues = CodingUserInfoKey(rawValue: "things2mqtt.config.issues")!
+}
+
+/// A coding key for any string, used to spot unknown keys.
+struct AnyKey: CodingKey {
+    var stringValue: String
+    var intValue: Int? { nil }
+    init(stringValue: String) { self.stringValue = stringValue }
+    init?(intValue: Int) { nil }
+}
+
+/// Reads one mapping section: reports unknown keys, and turns each field's decoding error into an
+/// issue while falling back to the default, so the rest of the file is still checked.
+struct SectionReader<Key: CodingKey & CaseIterable> {
+    let container: KeyedDecodingContainer<Key>
+    let collector: IssueCollector
+    let path: [String]
+
+    init(_ decoder: any Decoder, keys: Key.Type) throws {
+        collector = decoder.userInfo[.configIssues] as? IssueCollector ?? IssueCollector()
+        path = decoder.codingPath.map(\.stringValue)
+        let all = try decoder.container(keyedBy: AnyKey.self)
+        let known = Key.allCases.map(\.stringValue)
+        for key in all.allKeys where !known.contains(key.stringValue) {
+            collector.add(
+                path + [key.stringValue], "unknown key (expected one of: \(known.joined(separator: ", ")))",
+                atKey: true)
+        }
+        container = try decoder.container(keyedBy: Key.self)
+    }
+
+    /// The field's value, or `fallback` when absent, null or invalid (invalid is recorded).
+    func value<T: Decodable>(_ key: Key, default fallback: T) -> T {
+        optional(key) ?? fallback
+    }
+
+    /// The field's value, or nil when absent, null or invalid (invalid is recorded).
+    func optional<T: Decodable>(_ key: Key) -> T? {
+        do {
+            return try container.decodeIfPresent(T.self, forKey: key)
+        } catch {
+            collector.add(error, at: path + [key.stringValue])
+            return nil
+        }
+    }
+
+    /// Records a problem with a field's value.
+    func problem(_ key: Key, _ message: String) {
+        collector.add(path + [key.stringValue], message)
+    }
+}

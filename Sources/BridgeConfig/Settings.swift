@@ -1,0 +1,125 @@
+public import BridgeCore
+public import Logging
+
+/// The whole configuration file, after defaults, interpolation and validation.
+public struct Configuration: Sendable, Equatable {
+    public var mqtt = MQTTSettings()
+    public var homeassistant = HomeAssistantSettings()
+    /// Per-device settings keyed by device id.
+    public var devices: [DeviceID: DeviceSettings] = [:]
+    public var logLevel: Logger.Level = .info
+    public var lifx = LIFXSettings()
+    public var ble = BLESettings()
+    public var ev3 = EV3Settings()
+
+    /// A configuration with every default.
+    public init() {}
+}
+
+/// The `mqtt` section.
+public struct MQTTSettings: Sendable, Equatable {
+    /// `mqtt://host[:port]` or `mqtts://host[:port]`.
+    public var server = "mqtt://localhost:1883"
+    public var baseTopic = "things2mqtt"
+    /// Defaults to `things2mqtt_<base topic>` so several bridges on one broker never kick each other off.
+    public var clientID: String?
+    public var username: String?
+    /// The password, read from `password` or `password_file`.
+    public var password: String?
+    public var passwordFile: String?
+    public var keepalive = ConfigDuration.seconds(60)
+    /// QoS for device state and commands.
+    public var qos = 1
+    public var version = MQTTVersion.v311
+    public var tls: TLSSettings?
+
+    /// Creates the defaults.
+    public init() {}
+
+    /// The host part of `server`.
+    public var host: String { ServerURL(server)?.host ?? "localhost" }
+    /// The port of `server`, defaulting to 1883 or 8883.
+    public var port: Int { ServerURL(server)?.port ?? 1883 }
+    /// Whether `server` asks for TLS.
+    public var usesTLS: Bool { ServerURL(server)?.secure ?? false }
+    /// The client id actually used.
+    public var effectiveClientID: String {
+        clientID ?? "things2mqtt_" + String(baseTopic.map { $0.isLetter || $0.isNumber ? $0 : "_" })
+    }
+}
+
+/// MQTT protocol versions.
+public enum MQTTVersion: String, Sendable, Equatable {
+    case v311 = "3.1.1"
+    case v5 = "5"
+}
+
+/// The `mqtt.tls` section.
+public struct TLSSettings: Sendable, Equatable {
+    public var caFile: String?
+    public var certFile: String?
+    public var keyFile: String?
+    /// Turns off certificate and host name verification.
+    public var insecure = false
+    /// Creates the defaults.
+    public init() {}
+}
+
+/// The `homeassistant` section.
+public struct HomeAssistantSettings: Sendable, Equatable {
+    public var enabled = true
+    public var discoveryPrefix = "homeassistant"
+    public var statusTopic = "homeassistant/status"
+    /// Emit payloads that Home Assistant releases before 2024.4 accept too.
+    public var legacy = false
+    /// Creates the defaults.
+    public init() {}
+}
+
+/// One entry of the `devices` map.
+public struct DeviceSettings: Sendable, Equatable {
+    public var alias: String?
+    public var retain = true
+    /// Overrides `mqtt.qos` for this device.
+    public var qos: Int?
+    public var homeassistant = HomeAssistantOverride.inherit
+    /// Creates the defaults.
+    public init() {}
+}
+
+/// Per-device Home Assistant discovery choice.
+public enum HomeAssistantOverride: Sendable, Equatable {
+    /// Discover with the generated payloads.
+    case inherit
+    /// `homeassistant: null`: no discovery for this device.
+    case disabled
+    /// Keys merged into the generated payloads: top-level keys into every entity, keys named after an
+    /// entity's object id into that entity only.
+    case overrides([String: JSONValue])
+}
+
+/// The `lifx` section.
+public struct LIFXSettings: Sendable, Equatable {
+    public var enabled = false
+    /// The API token, read from `token` or `token_file`.
+    public var token: String?
+    public var tokenFile: String?
+    public var apiURL = "https://api.lifx.com/v1"
+    public var pollInterval = ConfigDuration.seconds(30)
+    /// Creates the defaults.
+    public init() {}
+}
+
+/// The `ble` section.
+public struct BLESettings: Sendable, Equatable {
+    public var enabled = false
+    /// Creates the defaults.
+    public init() {}
+}
+
+/// The `ev3` section.
+public struct EV3Settings: Sendable, Equatable {
+    public var enabled = false
+    /// Creates the defaults.
+    public init() {}
+}

@@ -1,0 +1,21 @@
+/// A device family (LIFX, BLE, EV3) plugged into the bridge. Drivers translate their protocol into
+/// `DeviceEvent`s and `DeviceCommand`s into protocol requests; they know nothing about MQTT.
+///
+/// The bridge calls `perform` for one device at a time, in arrival order, so a driver that queues
+/// the work per device and returns keeps each device's command order.
+public protocol DeviceDriver: Sendable {
+    /// The family this driver serves; its devices' ids start with it.
+    var integration: Integration { get }
+
+    /// Runs the driver until graceful shutdown or cancellation, reporting through the sink it was given.
+    func run() async throws
+
+    /// Applies a validated command; returns once it is accepted (queued), throws if it is refused.
+    func perform(_ command: DeviceCommand, on device: DeviceID) async throws(CommandError)
+
+    /// Answers `bridge/request/<integration>/<name>`.
+    func handleRequest(_ name: String, payload: [String: JSONValue]) async throws(CommandError) -> JSONValue
+
+    /// The bridge stopped tracking this device (removed by a user); forget cached knowledge of it.
+    func forget(_ device: DeviceID) async
+}

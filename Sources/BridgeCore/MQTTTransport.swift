@@ -1,0 +1,32 @@
+/// A message delivered by the broker.
+public struct InboundMessage: Sendable {
+    public var topic: String
+    public var payload: [UInt8]
+    /// Set when the broker replayed a retained message rather than a live publish.
+    public var retained: Bool
+
+    /// Creates an inbound message.
+    public init(topic: String, payload: [UInt8], retained: Bool) {
+        self.topic = topic
+        self.payload = payload
+        self.retained = retained
+    }
+}
+
+/// What the transport tells the bridge.
+public enum TransportEvent: Sendable {
+    case connected
+    case disconnected(reason: String)
+    case message(InboundMessage)
+}
+
+/// The bridge's view of MQTT. Implementations keep subscriptions across reconnects, re-publish
+/// every retained message they hold after a reconnect, and never block the caller.
+public protocol MQTTTransport: Sendable {
+    /// Publishes; an empty retained payload deletes the retained message.
+    func publish(_ topic: String, payload: [UInt8], qos: Int, retain: Bool)
+    /// Subscribes now (if connected) and after every reconnect.
+    func subscribe(_ filter: String, qos: Int)
+    /// Drops a subscription.
+    func unsubscribe(_ filter: String)
+}

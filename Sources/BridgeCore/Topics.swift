@@ -1,0 +1,70 @@
+/// The bridge's topic layout under one base topic.
+public struct Topics: Sendable, Equatable {
+    /// The base topic, e.g. `things2mqtt`.
+    public let base: String
+
+    /// Creates the layout for a base topic.
+    public init(base: String) { self.base = base }
+
+    public var bridgeState: String { "\(base)/bridge/state" }
+    public var bridgeInfo: String { "\(base)/bridge/info" }
+    public var bridgeDevices: String { "\(base)/bridge/devices" }
+    public var bridgeEvent: String { "\(base)/bridge/event" }
+    public var requestPrefix: String { "\(base)/bridge/request/" }
+
+    /// Where the answer to a request goes.
+    public func response(_ name: String) -> String { "\(base)/bridge/response/\(name)" }
+    /// A device's retained state.
+    public func state(_ alias: String) -> String { "\(base)/\(alias)" }
+    /// A device's retained availability.
+    public func availability(_ alias: String) -> String { "\(base)/\(alias)/availability" }
+    /// A device's command topic.
+    public func set(_ alias: String) -> String { "\(base)/\(alias)/set" }
+    /// A device's command topic for one attribute.
+    public func set(_ alias: String, attribute: String) -> String { "\(base)/\(alias)/set/\(attribute)" }
+    /// A device's refresh topic.
+    public func get(_ alias: String) -> String { "\(base)/\(alias)/get" }
+
+    /// The request name for a topic under `bridge/request/`, if it is one.
+    public func requestName(_ topic: String) -> String? {
+        guard topic.hasPrefix(requestPrefix) else { return nil }
+        let name = String(topic.dropFirst(requestPrefix.count))
+        return name.isEmpty ? nil : name
+    }
+
+    /// Checks that a base topic is usable: no wildcards, no empty levels.
+    public static func validateBase(_ base: String) -> String? {
+        if base.isEmpty { return "must not be empty" }
+        if base.contains(where: { $0 == "+" || $0 == "#" || $0 == "\0" }) { return "must not contain +, # or NUL" }
+        if base.hasPrefix("/") || base.hasSuffix("/") || base.contains("//") {
+            return "must not start or end with / or contain an empty level"
+        }
+        return nil
+    }
+}
+
+/// Rules for device aliases, after zigbee2mqtt's friendly names.
+public enum AliasRules {
+    /// Topic levels an alias may not contain, because they would collide with device sub-topics.
+    public static let reservedLevels: Set<String> = ["set", "get", "availability"]
+
+    /// Returns why an alias is unusable, or nil if it is fine.
+    public static func problem(with alias: String) -> String? {
+        if alias.isEmpty { return "must not be empty" }
+        if alias.contains(where: { $0 == "+" || $0 == "#" }) { return "must not contain + or #" }
+        if alias.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7f }) {
+            return "must not contain NUL or control characters"
+        }
+        if alias.hasPrefix("/") || alias.hasSuffix("/") { return "must not start or end with /" }
+        let levels = alias.split(separator: "/", omittingEmptySubsequences: false)
+        if levels.contains(where: \.isEmpty) { return "must not contain an empty level (//)" }
+        if levels.first == "bridge" { return "must not be or start with bridge" }
+        if let level = levels.first(where: { reservedLevels.contains(String($0)) }) {
+            return "must not contain the level \"\(level)\""
+        }
+        if levels.count > 1, let last = levels.last, last.allSatisfy(\.isNumber) {
+            return "must not end with /<number>"
+        }
+        return nil
+    }
+}

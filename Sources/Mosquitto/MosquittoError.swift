@@ -1,0 +1,36 @@
+import CMosquitto
+import Foundation
+
+/// A libmosquitto failure: the operation, the library's code and its explanation.
+public struct MosquittoError: Error, Sendable, CustomStringConvertible {
+    /// A `MOSQ_ERR_*` code.
+    public let code: Int32
+    /// What was being done, e.g. `subscribe`.
+    public let operation: String
+    /// The library's (or, for `MOSQ_ERR_ERRNO`, the system's) explanation.
+    public let reason: String
+
+    /// Builds an error from a return code, reading errno when the library says to.
+    init(code: Int32, operation: String) {
+        self.code = code
+        self.operation = operation
+        if code == Int32(MOSQ_ERR_ERRNO.rawValue) {
+            reason = String(cString: strerror(errno))
+        } else {
+            reason = String(cString: mosquitto_strerror(code))
+        }
+    }
+
+    /// `operation: reason`.
+    public var description: String { "\(operation): \(reason)" }
+
+    /// The one funnel for libmosquitto return codes.
+    static func check(_ code: Int32, _ operation: String) throws(MosquittoError) {
+        guard code == Int32(MOSQ_ERR_SUCCESS.rawValue) else { throw MosquittoError(code: code, operation: operation) }
+    }
+
+    /// Explains a CONNACK or DISCONNECT reason code.
+    static func connackReason(_ code: Int32) -> String {
+        String(cString: mosquitto_connack_string(code))
+    }
+}

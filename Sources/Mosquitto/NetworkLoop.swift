@@ -1,0 +1,79 @@
+import CMosquitto
+import Foundation
+import Logging
+
+extension MosquittoClient {
+    /// Applies credentials, protocol version, TLS and the will before the first connect.
+    func configure() throws(MosquittoError) {
+        let pointer = handle.pointer
+        try MosquittoError.check(mosquitto_threaded_set(pointer, true), "enable threading")
+        if options.protocolVersion == .v5 {
+            try MosquittoError.check(
+                mosquitto_int_option(pointer, MOSQ_OPT_PROTOCOL_VERSION, Int32(MQTT_PROTOCOL_V5)), "select MQTT 5")
+        }
+        if let username = options.username {
+            try MosquittoError.check(mosquitto_username_pw_set(pointer, username, options.password), "set credentials")
+        }
+        if let will = options.will {
+            let rc = will.payload.withUnsafeBytes { bytes in
+                mosquitto_will_set(pointer, will.topic, Int32(bytes.count), bytes.baseAddress, Int32(will.qos), will.retain)
+            }
+            try MosquittoError.check(rc, "set last will")
+        }
+        if let tls = options.tls {
+            // Without a CA file, trust the system's certificate store.
+            let capath: String? = tls.caFile == nil ? "/etc/ssl/certs" : nil
+            try MosquittoError.check(
+                mosquitto_tls_set(pointer, tls.caFile, capath, tls.certFile, tls.keyFile, nil), "configure TLS")
+            if tls.caFile == nil {
+                _ = mosquitto_int_option(pointer, MOSQ_OPT_TLS_USE_OS_CERTS, 1)
+            }
+            if tls.insecure {
+                try MosquittoError.check(mosquitto_tls_opts_set(pointer, 0, nil, nil), "disable TLS verification")
+                try MosquittoError.check(mosquitto_tls_insecure_set(pointer, true), "disable TLS host check")
+            }
+        }
+    }
+
+    /// The network thread: connect, loop, and on any loss wait with capped exponential back-off.
+    func networkLoop() {
+        let pointer = handle.pointer
+        var delay = options.reconnectDelay.lowerBound
+        var first = true
+        while !stopRequested {
+            let rc =
+                first
+                ? mosquitto_connect_async(pointer, options.host, Int32(options.port), Int32(options.keepaliveSeconds))
+                : mosquitto_reconnect_async(pointer)
+            first = false
+            var failure = MosquittoError(code: rc, operation: "connect to \(options.host):\(options.port)")
+            if rc == 0 {
+                state.withLock { $0.connectedSinceAttempt = false }
+                var loopRC: Int32 = 0
+                repeat {
+                    loopRC = mosquitto_loop(pointer, 100, 1)
+                } while loopRC == 0
+                failure = MosquittoError(code: loopRC, operation: "connection to \(options.host):\(options.port)")
+                if state.withLock({ $0.connectedSinceAttempt }) { delay = options.reconnectDelay.lowerBound }
+            }
+            if stopRequested { break }
+            logger.warning("MQTT broker unreachable; retrying", metadata: ["error": "\(failure)", "retry_in": "\(delay)s"])
+            sleepUnlessStopped(seconds: delay)
+            delay = min(delay * 2, options.reconnectDelay.upperBound)
+        }
+        finishEvents()
+    }
+
+    /// Asks the network thread to end after disconnecting.
+    func requestStop() {
+        state.withLock { $0.stopRequested = true }
+        mosquitto_disconnect(handle.pointer)
+    }
+
+    var stopRequested: Bool { state.withLock { $0.stopRequested } }
+
+    private func sleepUnlessStopped(seconds: Double) {
+        let deadline = Date().addingTimeInterval(seconds)
+        while Date() < deadline, !stopRequested { usleep(20_000) }
+    }
+}

@@ -1,0 +1,51 @@
+import Bridge
+import BridgeConfig
+import BridgeCore
+import Logging
+import Mosquitto
+import ServiceLifecycle
+
+/// Composes the daemon: MQTT first, then drivers, then the bridge, so shutdown stops them in reverse.
+struct BridgeRunner {
+    let config: Configuration
+    let configPath: String
+    let logLevelOverride: Logger.Level?
+    let aliasPath: String
+
+    func run() async throws {
+        let control = LogLevelControl(logLevelOverride ?? config.logLevel)
+        LoggingSystem.bootstrap { label in StderrLogHandler(label: label, control: control) }
+        let logger = Logger(label: "things2mqtt")
+        let inbox = BridgeInbox()
+        let transportHandler = inbox.transportHandler
+        let client = try MosquittoClient(
+            options: MosquittoOptions(config.mqtt), logger: Logger(label: "mqtt"),
+            onEvent: { event in MosquittoTransport.forward(event, to: transportHandler) })
+        let drivers = DriverFactory(config: config, sink: inbox.deviceSink).makeDrivers()
+        let aliases = AliasStore(path: aliasPath, logger: logger)
+        let bridge = BridgeService(
+            config: config, transport: MosquittoTransport(client: client), drivers: drivers, inbox: inbox,
+            logLevel: control,
+            options: BridgeOptions(version: Things2MQTT.version, saveAliases: { aliases.save($0) }, savedAliases: aliases.load()),
+            logger: Logger(label: "bridge"))
+        let services: [any Service] =
+            [MQTTService(client: client)] + drivers.map { DriverService(driver: $0) as any Service }
+            + [bridge, ReloadService(configPath: configPath, inbox: inbox, logger: logger)]
+        logger.info(
+            "Starting things2mqtt",
+            metadata: ["version": "\(Things2MQTT.version)", "broker": "\(config.mqtt.server)", "base_topic": "\(config.mqtt.baseTopic)"])
+        let group = ServiceGroup(
+            configuration: .init(services: services, gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
+        try await group.run()
+        logger.info("Stopped")
+    }
+}
+
+/// Runs a driver as a service; graceful shutdown cancels it.
+struct DriverService: Service {
+    let driver: any DeviceDriver
+
+    func run() async throws {
+        try await cancelWhenGracefulShutdown { try await driver.run() }
+    }
+}

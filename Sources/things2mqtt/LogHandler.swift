@@ -1,0 +1,54 @@
+import BridgeCore
+import Foundation
+import Logging
+import Synchronization
+
+/// Writes `time LEVEL [component] message key=value…` lines to stderr, at the level the shared control sets.
+/// Under systemd (JOURNAL_STREAM set) each line starts with a `<N>` priority so journald files it correctly.
+struct StderrLogHandler: LogHandler {
+    let label: String
+    let control: LogLevelControl
+    var metadata: Logger.Metadata = [:]
+    private static let journald = ProcessInfo.processInfo.environment["JOURNAL_STREAM"] != nil
+    private static let lock = Mutex(())
+
+    init(label: String, control: LogLevelControl) {
+        self.label = label
+        self.control = control
+    }
+
+    var logLevel: Logger.Level {
+        get { control.current }
+        set { control.current = newValue }
+    }
+
+    subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+        get { metadata[key] }
+        set { metadata[key] = newValue }
+    }
+
+    func log(event: LogEvent) {
+        var fields = metadata
+        if let extra = event.metadata { fields.merge(extra) { _, new in new } }
+        let rendered = fields.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " ")
+        let prefix = Self.journald ? "<\(priority(event.level))>" : Self.timestamp() + " "
+        let line = "\(prefix)\(event.level.rawValue.uppercased()) [\(label)] \(event.message)"
+            + (rendered.isEmpty ? "" : " " + rendered) + "\n"
+        Self.lock.withLock { _ in FileHandle.standardError.write(Data(line.utf8)) }
+    }
+
+    private func priority(_ level: Logger.Level) -> Int {
+        switch level {
+        case .trace, .debug: 7
+        case .info: 6
+        case .notice: 5
+        case .warning: 4
+        case .error: 3
+        case .critical: 2
+        }
+    }
+
+    private static func timestamp() -> String {
+        Date().formatted(.iso8601.year().month().day().time(includingFractionalSeconds: true))
+    }
+}

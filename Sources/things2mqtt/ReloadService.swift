@@ -1,0 +1,24 @@
+import Bridge
+import BridgeConfig
+import Logging
+import ServiceLifecycle
+import UnixSignals
+
+/// Re-reads the config file on SIGHUP and hands it to the bridge.
+struct ReloadService: Service {
+    let configPath: String
+    let inbox: BridgeInbox
+    let logger: Logger
+
+    func run() async throws {
+        let signals = await UnixSignalsSequence(trapping: .sighup)
+        for await _ in signals.cancelOnGracefulShutdown() {
+            logger.info("SIGHUP: reloading config", metadata: ["file": "\(configPath)"])
+            do throws(ConfigErrors) {
+                inbox.send(.reload(try ConfigLoader.load(file: configPath)))
+            } catch {
+                inbox.send(.reloadFailed(error.description))
+            }
+        }
+    }
+}

@@ -1,0 +1,67 @@
+public import ArgumentParser
+import BridgeConfig
+import Foundation
+public import Logging
+
+/// The things2mqtt command line.
+@main
+struct Things2MQTT: AsyncParsableCommand {
+    static let version = "0.1.0"
+
+    static let configuration = CommandConfiguration(
+        commandName: "things2mqtt",
+        abstract: "Bridges BLE devices, LEGO EV3 bricks and LIFX cloud lights to MQTT and Home Assistant.",
+        version: version,
+        subcommands: [Run.self, CheckConfig.self, Simulate.self],
+        defaultSubcommand: Run.self
+    )
+}
+
+extension Logger.Level: @retroactive ExpressibleByArgument {
+    /// Parses `--log-level` values.
+    public init?(argument: String) { self.init(configName: argument) }
+}
+
+/// `things2mqtt run`: the daemon.
+struct Run: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Run the bridge.")
+
+    @Option(name: .shortAndLong, help: "The YAML config file.")
+    var config = "/etc/things2mqtt/config.yaml"
+
+    @Option(help: "Overrides log_level from the config (trace, debug, info, notice, warning, error).")
+    var logLevel: Logger.Level?
+
+    @Option(help: "Where aliases set through device/rename are kept (default: beside the config file).")
+    var aliasFile: String?
+
+    func run() async throws {
+        let loaded: Configuration
+        do throws(ConfigErrors) {
+            loaded = try ConfigLoader.load(file: config)
+        } catch {
+            FileHandle.standardError.write(Data("Invalid config:\n\(error.description)\n".utf8))
+            throw ExitCode(1)
+        }
+        let aliasPath = aliasFile ?? ((config as NSString).deletingLastPathComponent + "/things2mqtt-aliases.json")
+        try await BridgeRunner(config: loaded, configPath: config, logLevelOverride: logLevel, aliasPath: aliasPath).run()
+    }
+}
+
+/// `things2mqtt check-config`: validate a config file.
+struct CheckConfig: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "check-config", abstract: "Check a config file and print every problem.")
+
+    @Option(name: .shortAndLong, help: "The YAML config file.")
+    var config = "/etc/things2mqtt/config.yaml"
+
+    func run() throws {
+        do throws(ConfigErrors) {
+            _ = try ConfigLoader.load(file: config)
+            print("OK: \(config)")
+        } catch {
+            print(error.description)
+            throw ExitCode(1)
+        }
+    }
+}
