@@ -92,9 +92,24 @@ let package = Package(
             ],
             swiftSettings: strictSettings
         ),
+        .target(
+            name: "Things2MQTTApp",
+            dependencies: [
+                "Bridge",
+                "BridgeCore",
+                "BridgeConfig",
+                "Mosquitto",
+                "LIFXDriver",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "UnixSignals", package: "swift-service-lifecycle"),
+            ],
+            swiftSettings: strictSettings
+        ),
         .executableTarget(
             name: "things2mqtt",
             dependencies: [
+                "Things2MQTTApp",
                 "Bridge",
                 "BridgeCore",
                 "BridgeConfig",
@@ -120,7 +135,7 @@ let package = Package(
         ),
         .target(
             name: "TestSupport",
-            dependencies: ["Mosquitto", "LIFXSimulator"],
+            dependencies: ["Mosquitto", "LIFXSimulator", "BridgeCore", "Bridge", "BridgeConfig", "Things2MQTTApp"],
             path: "Tests/TestSupport",
             swiftSettings: strictSettings
         ),
@@ -136,7 +151,7 @@ let package = Package(
         ),
         .testTarget(
             name: "IntegrationTests",
-            dependencies: ["TestSupport", "Mosquitto", "LIFXSimulator", "BridgeCore"],
+            dependencies: ["TestSupport", "Mosquitto", "LIFXSimulator", "BridgeCore", "Bridge", "BridgeConfig", "Things2MQTTApp"],
             swiftSettings: strictSettings
         ),
     ]

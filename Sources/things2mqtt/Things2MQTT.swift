@@ -1,5 +1,7 @@
 public import ArgumentParser
 import BridgeConfig
+import BridgeCore
+import Things2MQTTApp
 import Foundation
 public import Logging
 
@@ -43,8 +45,13 @@ struct Run: AsyncParsableCommand {
             FileHandle.standardError.write(Data("Invalid config:\n\(error.description)\n".utf8))
             throw ExitCode(1)
         }
-        let aliasPath = aliasFile ?? ((config as NSString).deletingLastPathComponent + "/things2mqtt-aliases.json")
-        try await BridgeRunner(config: loaded, configPath: config, logLevelOverride: logLevel, aliasPath: aliasPath).run()
+        let folder = (config as NSString).deletingLastPathComponent
+        let aliasPath = aliasFile ?? ((folder.isEmpty ? "." : folder) + "/things2mqtt-aliases.json")
+        let control = LogLevelControl(logLevel ?? loaded.logLevel)
+        LoggingSystem.bootstrap { label in StderrLogHandler(label: label, control: control) }
+        try await BridgeRunner(
+            config: loaded, configPath: config, control: control, aliasPath: aliasPath, version: Things2MQTT.version
+        ).run()
     }
 }
 

@@ -1,23 +1,29 @@
-import BridgeConfig
-import BridgeCore
+public import BridgeConfig
+public import BridgeCore
 import Logging
-import Mosquitto
-import ServiceLifecycle
+public import Mosquitto
+public import ServiceLifecycle
 
 /// Adapts the libmosquitto client to the bridge's transport protocol.
-struct MosquittoTransport: MQTTTransport {
+public struct MosquittoTransport: MQTTTransport {
     let client: MosquittoClient
 
-    func publish(_ topic: String, payload: [UInt8], qos: Int, retain: Bool) {
+    /// Wraps a client.
+    public init(client: MosquittoClient) { self.client = client }
+
+    /// Publishes through the client.
+    public func publish(_ topic: String, payload: [UInt8], qos: Int, retain: Bool) {
         client.publish(topic, payload: payload, qos: qos, retain: retain)
     }
 
-    func subscribe(_ filter: String, qos: Int) { client.subscribe(filter, qos: qos) }
+    /// Subscribes through the client.
+    public func subscribe(_ filter: String, qos: Int) { client.subscribe(filter, qos: qos) }
 
-    func unsubscribe(_ filter: String) { client.unsubscribe(filter) }
+    /// Unsubscribes through the client.
+    public func unsubscribe(_ filter: String) { client.unsubscribe(filter) }
 
     /// Maps client events to the bridge's transport events.
-    static func forward(_ event: MQTTClientEvent, to handler: @Sendable (TransportEvent) -> Void) {
+    public static func forward(_ event: MQTTClientEvent, to handler: @Sendable (TransportEvent) -> Void) {
         switch event {
         case .connected: handler(.connected)
         case .disconnected(let reason): handler(.disconnected(reason: reason))
@@ -28,10 +34,14 @@ struct MosquittoTransport: MQTTTransport {
 }
 
 /// Runs the MQTT client as a service: on graceful shutdown it publishes `offline` and disconnects.
-struct MQTTService: Service {
+public struct MQTTService: Service {
     let client: MosquittoClient
 
-    func run() async throws {
+    /// Wraps a client.
+    public init(client: MosquittoClient) { self.client = client }
+
+    /// Runs until graceful shutdown, then publishes the final message and disconnects.
+    public func run() async throws {
         await withTaskGroup(of: Void.self) { group in
             group.addTask { await client.run() }
             group.addTask {
@@ -46,7 +56,7 @@ struct MQTTService: Service {
 
 extension MosquittoOptions {
     /// Options for the bridge's broker connection, with `bridge/state` offline as will and final message.
-    init(_ settings: MQTTSettings) {
+    public init(_ settings: MQTTSettings) {
         let offline = MQTTMessage(
             topic: Topics(base: settings.baseTopic).bridgeState, payload: Array(#"{"state":"offline"}"#.utf8), qos: 1,
             retain: true)

@@ -1,33 +1,38 @@
-import BridgeCore
+public import BridgeCore
 import Foundation
-import Logging
+public import Logging
 import Synchronization
 
 /// Writes `time LEVEL [component] message key=value…` lines to stderr, at the level the shared control sets.
 /// Under systemd (JOURNAL_STREAM set) each line starts with a `<N>` priority so journald files it correctly.
-struct StderrLogHandler: LogHandler {
+public struct StderrLogHandler: LogHandler {
     let label: String
     let control: LogLevelControl
-    var metadata: Logger.Metadata = [:]
+    /// Metadata attached to every line.
+    public var metadata: Logger.Metadata = [:]
     private static let journald = ProcessInfo.processInfo.environment["JOURNAL_STREAM"] != nil
     private static let lock = Mutex(())
 
-    init(label: String, control: LogLevelControl) {
+    /// Creates a handler for one logger label.
+    public init(label: String, control: LogLevelControl) {
         self.label = label
         self.control = control
     }
 
-    var logLevel: Logger.Level {
+    /// The shared level.
+    public var logLevel: Logger.Level {
         get { control.current }
         set { control.current = newValue }
     }
 
-    subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+    /// One metadata value.
+    public subscript(metadataKey key: String) -> Logger.Metadata.Value? {
         get { metadata[key] }
         set { metadata[key] = newValue }
     }
 
-    func log(event: LogEvent) {
+    /// Writes one line.
+    public func log(event: LogEvent) {
         var fields = metadata
         if let extra = event.metadata { fields.merge(extra) { _, new in new } }
         let rendered = fields.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " ")

@@ -1,20 +1,29 @@
 import Bridge
-import BridgeConfig
-import BridgeCore
+public import BridgeConfig
+public import BridgeCore
 import Logging
 import Mosquitto
 import ServiceLifecycle
 
 /// Composes the daemon: MQTT first, then drivers, then the bridge, so shutdown stops them in reverse.
-struct BridgeRunner {
+public struct BridgeRunner {
     let config: Configuration
     let configPath: String
-    let logLevelOverride: Logger.Level?
+    let control: LogLevelControl
     let aliasPath: String
+    let version: String
 
-    func run() async throws {
-        let control = LogLevelControl(logLevelOverride ?? config.logLevel)
-        LoggingSystem.bootstrap { label in StderrLogHandler(label: label, control: control) }
+    /// Creates a runner for a loaded config; `control` is the log level the process's log handler reads.
+    public init(config: Configuration, configPath: String, control: LogLevelControl, aliasPath: String, version: String) {
+        self.config = config
+        self.configPath = configPath
+        self.control = control
+        self.aliasPath = aliasPath
+        self.version = version
+    }
+
+    /// Runs until SIGTERM or SIGINT.
+    public func run() async throws {
         let logger = Logger(label: "things2mqtt")
         let inbox = BridgeInbox()
         let transportHandler = inbox.transportHandler
@@ -26,14 +35,14 @@ struct BridgeRunner {
         let bridge = BridgeService(
             config: config, transport: MosquittoTransport(client: client), drivers: drivers, inbox: inbox,
             logLevel: control,
-            options: BridgeOptions(version: Things2MQTT.version, saveAliases: { aliases.save($0) }, savedAliases: aliases.load()),
+            options: BridgeOptions(version: version, saveAliases: { aliases.save($0) }, savedAliases: aliases.load()),
             logger: Logger(label: "bridge"))
         let services: [any Service] =
             [MQTTService(client: client)] + drivers.map { DriverService(driver: $0) as any Service }
             + [bridge, ReloadService(configPath: configPath, inbox: inbox, logger: logger)]
         logger.info(
             "Starting things2mqtt",
-            metadata: ["version": "\(Things2MQTT.version)", "broker": "\(config.mqtt.server)", "base_topic": "\(config.mqtt.baseTopic)"])
+            metadata: ["version": "\(version)", "broker": "\(config.mqtt.server)", "base_topic": "\(config.mqtt.baseTopic)"])
         let group = ServiceGroup(
             configuration: .init(services: services, gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
         try await group.run()
