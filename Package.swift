@@ -146,7 +146,10 @@ let package = Package(
         ),
         .testTarget(
             name: "LIFXTests",
-            dependencies: ["LIFXModels", "LIFXDriver", "LIFXSimulator", "BridgeCore"],
+            dependencies: [
+                "LIFXModels", "LIFXDriver", "LIFXSimulator", "BridgeCore",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            ],
             swiftSettings: strictSettings
         ),
         .testTarget(

@@ -1,3 +1,4 @@
+import Foundation
 import NIOCore
 import NIOHTTP1
 
@@ -59,7 +60,8 @@ final class HTTPConnectionHandler: ChannelInboundHandler {
             uri: head.uri,
             authorization: head.headers.first(name: "authorization"),
             contentType: head.headers.first(name: "content-type"),
-            body: String(buffer: body)
+            body: String(buffer: body),
+            receivedAt: Date()
         )
         let delay = simulator.currentLatency()
         guard delay > .zero else {

@@ -93,7 +93,9 @@ public final class LIFXCloudSimulator: Sendable {
 
     // MARK: Mutation and fault injection
 
-    /// Changes a light as a wall switch or the phone app would; setting `connected = false` takes it offline.
+    /// Changes a light as a wall switch or the phone app would; `connected = false` takes it offline.
+    ///
+    /// `change` runs under the state lock, so it must not call back into the simulator.
     public func updateLight(id: String, _ change: @Sendable (inout SimulatedLight) -> Void) {
         state.withLock { state in
             guard let index = state.lights.firstIndex(where: { $0.id == id }) else { return }

@@ -14,7 +14,7 @@ public struct RecordedRequest: Sendable {
     public var body: String
     /// Status code the simulator answered with.
     public var status: Int
-    /// When the request was answered.
+    /// When the request arrived, before any simulated latency.
     public var receivedAt: Date
 
     /// Creates a record.

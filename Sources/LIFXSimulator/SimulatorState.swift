@@ -7,6 +7,8 @@ struct IncomingRequest: Sendable {
     var authorization: String?
     var contentType: String?
     var body: String
+    /// When the last byte arrived, before any simulated latency.
+    var receivedAt: Date
 }
 
 /// Everything mutable about the simulated cloud; lives inside one Mutex.
@@ -29,7 +31,7 @@ struct SimulatorState: Sendable {
         if response.status >= 400, case .empty = response.body {
             response.body = .json(.object([("error", .string("Request failed"))]))
         }
-        record(request, path: path, status: response.status, now: now)
+        record(request, path: path, status: response.status)
         return response
     }
 
@@ -62,11 +64,12 @@ struct SimulatorState: Sendable {
         return response
     }
 
-    private mutating func record(_ request: IncomingRequest, path: [String]?, status: Int, now: Date) {
+    private mutating func record(_ request: IncomingRequest, path: [String]?, status: Int) {
         let decodedPath = path.map { "/" + $0.joined(separator: "/") } ?? request.uri
         requests.append(RecordedRequest(
             method: request.method, uri: request.uri, path: decodedPath,
-            contentType: request.contentType, body: request.body, status: status, receivedAt: now
+            contentType: request.contentType, body: request.body, status: status,
+            receivedAt: request.receivedAt
         ))
         // Trim in batches so a long benchmark does not pay an O(n) shift per request.
         if requests.count > requestHistoryLimit + requestHistoryLimit / 10 + 1 {

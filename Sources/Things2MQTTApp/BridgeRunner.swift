@@ -51,8 +51,11 @@ public struct BridgeRunner {
 }
 
 /// Runs a driver as a service; graceful shutdown cancels it.
-struct DriverService: Service {
+struct DriverService: Service, CustomStringConvertible {
     let driver: any DeviceDriver
+
+    /// Names the integration only; the driver holds credentials that must not reach the logs.
+    var description: String { "DriverService(\(driver.integration.rawValue))" }
 
     func run() async throws {
         try await cancelWhenGracefulShutdown { try await driver.run() }

@@ -1,6 +1,38 @@
 import ArgumentParser
+import Foundation
+import LIFXSimulator
+import Logging
 
 /// `things2mqtt simulate …`: device simulators for demos and tests.
 struct Simulate: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Run a device simulator.", subcommands: [])
+    static let configuration = CommandConfiguration(abstract: "Run a device simulator.", subcommands: [SimulateLIFX.self])
+}
+
+/// `things2mqtt simulate lifx`: a LIFX cloud on this machine, speaking the real HTTP API.
+struct SimulateLIFX: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "lifx", abstract: "Serve the LIFX HTTP API with simulated lights (demo: 5 lights, 2 groups, 1 scene).")
+
+    @Option(help: "TCP port (0 picks a free one).")
+    var port = 8080
+
+    @Option(help: "Address to listen on.")
+    var host = "127.0.0.1"
+
+    @Option(help: "The bearer token clients must send.")
+    var token = "demo-token"
+
+    @Option(help: "Serve this many generated lights instead of the demo set.")
+    var lights: Int?
+
+    func run() async throws {
+        LoggingSystem.bootstrap(StreamLogHandler.standardError)
+        let simulator =
+            lights.map { LIFXCloudSimulator.generated(count: $0, token: token) } ?? LIFXCloudSimulator.demo(token: token)
+        let bound = try await simulator.start(host: host, port: port)
+        FileHandle.standardOutput.write(Data("LIFX cloud simulator listening on http://\(host):\(bound)/v1 (token: \(token))\n".utf8))
+        while !Task.isCancelled {
+            try await Task.sleep(for: .seconds(3600))
+        }
+    }
 }

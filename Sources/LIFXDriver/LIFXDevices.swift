@@ -1,0 +1,95 @@
+import BridgeCore
+import LIFXModels
+
+/// Turning the account's lights, groups and scenes into device events.
+extension LIFXDriver {
+    func descriptor(for light: LIFXLight) -> DeviceDescriptor {
+        let mac = stride(from: 0, to: light.id.count, by: 2).map { offset -> String in
+            let start = light.id.index(light.id.startIndex, offsetBy: offset)
+            return String(light.id[start..<(light.id.index(start, offsetBy: 2, limitedBy: light.id.endIndex) ?? light.id.endIndex)])
+        }.joined(separator: ":")
+        return DeviceDescriptor(
+            id: .lifx(light: light.id), kind: "light", manufacturer: "LIFX", model: light.product?.name ?? "LIFX light",
+            modelID: light.product?.identifier, serialNumber: light.id,
+            connections: light.id.count == 12 ? [["mac", mac]] : [], label: light.label,
+            exposes: [.light(LightStateMapping.features(for: light.capabilities))], switchable: true)
+    }
+
+    func descriptor(for group: LIFXGroup) -> DeviceDescriptor {
+        DeviceDescriptor(
+            id: .lifx(group: group.id), kind: "group", manufacturer: "LIFX", model: "LIFX group", label: group.name,
+            exposes: [.light(LightStateMapping.features(for: groupCapabilities(group)))], switchable: true)
+    }
+
+    func groupCapabilities(_ group: LIFXGroup) -> LIFXLight.Capabilities {
+        let caps = group.members.compactMap { current[$0]?.capabilities }
+        var merged = LIFXLight.Capabilities()
+        merged.hasColor = caps.contains { $0.hasColor }
+        merged.hasVariableColorTemp = caps.contains { $0.hasVariableColorTemp }
+        merged.hasMultizone = !caps.isEmpty && caps.allSatisfy { $0.hasMultizone }
+        merged.hasMatrix = !caps.isEmpty && caps.allSatisfy { $0.hasMatrix }
+        merged.minKelvin = caps.map(\.minKelvin).min() ?? merged.minKelvin
+        merged.maxKelvin = caps.map(\.maxKelvin).max() ?? merged.maxKelvin
+        return merged
+    }
+
+    func announce(_ descriptor: DeviceDescriptor, native: LIFXNativeID?) {
+        if let native { nativeIDs[descriptor.id] = native }
+        guard announced[descriptor.id] != descriptor else { return }
+        announced[descriptor.id] = descriptor
+        sink.send(.discovered(descriptor))
+    }
+
+    func setAvailability(_ device: DeviceID, _ online: Bool) {
+        guard availability[device] != online else { return }
+        availability[device] = online
+        sink.send(.availability(device, online: online))
+    }
+
+    /// Publishes a device's state unless it differs from the last one only by quantisation noise.
+    func publish(_ device: DeviceID, _ state: [String: JSONValue]) {
+        if let previous = published[device], LightStateMapping.nearlyEqual(previous, state) { return }
+        published[device] = state
+        sink.send(.state(device, state))
+    }
+
+    /// Re-publishes the given lights and every group containing one of them.
+    func publishAffected(_ lightIDs: [String]) {
+        for id in lightIDs {
+            if let light = current[id] { publish(.lifx(light: id), LightStateMapping.state(of: light)) }
+        }
+        let touched = Set(lightIDs)
+        for group in groups.values where !touched.isDisjoint(with: group.members) { publishGroup(group) }
+    }
+
+    /// A group's state: on if any member is on; brightness the mean of the lit members; colour of the first lit one.
+    func publishGroup(_ group: LIFXGroup) {
+        let members = group.members.compactMap { current[$0] }
+        guard var lead = members.first(where: \.power) ?? members.first else { return }
+        let lit = members.filter(\.power)
+        let pool = lit.isEmpty ? members : lit
+        lead.brightness = pool.map(\.brightness).reduce(0, +) / Double(pool.count)
+        lead.power = !lit.isEmpty
+        lead.label = group.name
+        lead.connected = members.contains(where: \.connected)
+        lead.product = LIFXLight.Product(name: "LIFX group", capabilities: groupCapabilities(group))
+        var state = LightStateMapping.state(of: lead)
+        state["members"] = .array(members.map { .string($0.label) })
+        state["last_seen"] = nil
+        publish(.lifx(group: group.id), state)
+        setAvailability(.lifx(group: group.id), lead.connected)
+    }
+
+    /// The scenes device: one Home Assistant scene entity per LIFX scene.
+    func publishScenes() {
+        guard let id = accountDeviceID else { return }
+        let exposes = scenes.map { scene in
+            Expose.scene(objectID: "scene_" + String(scene.uuid.filter { $0.isLetter || $0.isNumber }.prefix(12)).lowercased(), name: scene.name, value: scene.uuid)
+        }
+        announce(
+            DeviceDescriptor(id: id, kind: "scenes", manufacturer: "LIFX", model: "LIFX scenes", label: "LIFX scenes", exposes: exposes),
+            native: nil)
+        publish(id, ["scenes": .array(scenes.map { .string($0.name) }), "last_scene": lastScene.map(JSONValue.string) ?? .null])
+        setAvailability(id, true)
+    }
+}

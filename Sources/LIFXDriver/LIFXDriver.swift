@@ -1,0 +1,131 @@
+public import BridgeCore
+import Foundation
+import LIFXModels
+public import Logging
+
+/// LIFX cloud lights as devices: polls the account, applies commands optimistically and writes them
+/// within the API's rate budget, coalescing bursts and batching several lights into one request.
+public actor LIFXDriver: DeviceDriver {
+    /// This driver serves `lifx`.
+    public nonisolated let integration = Integration.lifx
+
+    let client: LIFXClient
+    let sink: DeviceEventSink
+    let options: LIFXDriverOptions
+    let logger: Logger
+
+    var budget = RateBudget()
+    /// Lights as the API last reported them (or as confirmed by a successful write).
+    var confirmed: [String: LIFXLight] = [:]
+    /// Lights as they will be once pending writes land: what is published.
+    var current: [String: LIFXLight] = [:]
+    var groups: [String: LIFXGroup] = [:]
+    var scenes: [LIFXScene] = []
+    var lastScene: String?
+    var announced: [DeviceID: DeviceDescriptor] = [:]
+    var nativeIDs: [DeviceID: LIFXNativeID] = [:]
+    var published: [DeviceID: [String: JSONValue]] = [:]
+    var availability: [DeviceID: Bool] = [:]
+    var pending = PendingWrites()
+    var writing: Set<String> = []
+    var lastWriteDone: [String: ContinuousClock.Instant] = [:]
+    var consecutiveFailures = 0
+    var status = "starting"
+    let writerWake: AsyncStream<Void>.Continuation
+    let writerWakeups: AsyncStream<Void>
+    var refreshRequested = false
+
+    /// Creates the driver; nothing is requested until `run()`.
+    public init(client: LIFXClient, sink: DeviceEventSink, options: LIFXDriverOptions, logger: Logger) {
+        self.client = client
+        self.sink = sink
+        self.options = options
+        self.logger = logger
+        (writerWakeups, writerWake) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
+    }
+
+    /// Polls and writes until cancelled.
+    public func run() async throws {
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask { await self.pollLoop() }
+            group.addTask { await self.writeLoop() }
+            await group.waitForAll()
+        }
+    }
+
+    /// Applies a command optimistically and queues the API write.
+    public func perform(_ command: DeviceCommand, on device: DeviceID) async throws(CommandError) {
+        guard status != "unauthorized" else {
+            throw CommandError("the LIFX cloud refuses the token (401); fix lifx.token and restart")
+        }
+        switch command {
+        case .refresh:
+            refreshRequested = true
+        case .set(let set):
+            if let scene = set.attributes["scene"]?.stringValue {
+                try activateScene(scene)
+            }
+            if let light = set.light {
+                try apply(light, to: device)
+            }
+        }
+    }
+
+    /// Forgets a device removed by the user; it comes back if the account still has it at the next poll.
+    public func forget(_ device: DeviceID) async {
+        announced[device] = nil
+        published[device] = nil
+        availability[device] = nil
+    }
+
+    private func apply(_ command: LightCommand, to device: DeviceID) throws(CommandError) {
+        guard let target = target(for: device) else { throw CommandError("unknown LIFX device \(device)") }
+        let currentPower = target.lightIDs.contains { current[$0]?.power == true }
+        let change = LIFXStateChange(command, currentPower: currentPower)
+        if !change.isEmpty {
+            for id in target.lightIDs { current[id] = current[id].map(change.applied) }
+            pending.enqueue(.state(change), for: target.selector)
+        }
+        if let effect = command.effect {
+            let (name, body) = Self.effectRequest(effect)
+            for id in target.lightIDs { current[id]?.effect = effect == "stop" ? "OFF" : effect.uppercased() }
+            pending.enqueue(.effect(name: name, body: body), for: target.selector)
+        }
+        publishAffected(target.lightIDs)
+        writerWake.yield()
+    }
+
+    func activateScene(_ key: String) throws(CommandError) {
+        guard let scene = scenes.first(where: { $0.uuid == key }) ?? scenes.first(where: { $0.name.lowercased() == key.lowercased() }) else {
+            let names = scenes.map(\.name).joined(separator: ", ")
+            throw CommandError("no LIFX scene \"\(key)\" (scenes: \(names.isEmpty ? "none" : names))")
+        }
+        var touched: [String] = []
+        for state in scene.states {
+            guard let id = LIFXScene.lightID(in: state.selector), var light = current[id] else { continue }
+            if let power = state.power { light.power = power == "on" }
+            if let brightness = state.brightness { light.brightness = brightness }
+            if let hue = state.hue { light.color.hue = hue }
+            if let saturation = state.saturation { light.color.saturation = saturation }
+            if let kelvin = state.kelvin { light.color.kelvin = kelvin }
+            current[id] = light
+            touched.append(id)
+        }
+        lastScene = scene.name
+        pending.enqueue(.scene(uuid: scene.uuid), for: "scene_id:\(scene.uuid)")
+        publishAffected(touched)
+        publishScenes()
+        writerWake.yield()
+    }
+
+    /// Bodies for the effects Home Assistant lists; `stop` ends any running effect.
+    static func effectRequest(_ effect: String) -> (String, JSONValue) {
+        switch effect {
+        case "breathe": ("breathe", ["color": "brightness:0.2", "period": 2, "cycles": 5, "persist": false, "power_on": true])
+        case "pulse": ("pulse", ["color": "white", "period": 1, "cycles": 5, "persist": false, "power_on": true])
+        case "move": ("move", ["direction": "forward", "period": 1, "power_on": true])
+        case "stop": ("off", ["power_off": false])
+        default: (effect, ["power_on": true])
+        }
+    }
+}
