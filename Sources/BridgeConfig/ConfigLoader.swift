@@ -69,7 +69,7 @@ public enum ConfigLoader {
                     return ConfigIssue(
                         file: file, line: mark?.line ?? 1, column: mark?.column ?? 1,
                         keyPath: issue.path.joined(separator: "."), message: issue.message)
-                })
+                }.sorted { ($0.line, $0.column) < ($1.line, $1.column) })
         }
         return config
     }

@@ -1,0 +1,51 @@
+#!/usr/bin/env bash
+# Sets up a fresh Debian 12 machine (with the Swift toolchain on PATH) and runs the bridge on the
+# built-in demo: a local mosquitto broker plus the LIFX cloud simulator with five lights, two groups
+# and one scene. Ctrl-C stops everything it started.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+SUDO=""; [ "$(id -u)" -eq 0 ] || SUDO="sudo"
+PACKAGES="mosquitto mosquitto-clients libmosquitto-dev libdbus-1-dev pkg-config"
+if ! dpkg -s $PACKAGES >/dev/null 2>&1; then
+  echo "==> Installing $PACKAGES"
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq $PACKAGES
+fi
+
+echo "==> Building things2mqtt"
+swift build --product things2mqtt
+BIN="$(swift build --show-bin-path)/things2mqtt"
+
+MQTT_PORT="${MQTT_PORT:-1883}"
+PIDS=()
+cleanup() { for pid in "${PIDS[@]}"; do kill "$pid" 2>/dev/null || true; done; }
+trap cleanup EXIT INT TERM
+
+if (exec 3<>"/dev/tcp/127.0.0.1/$MQTT_PORT") 2>/dev/null; then
+  echo "==> Using the MQTT broker already listening on port $MQTT_PORT"
+else
+  echo "==> Starting a local mosquitto on port $MQTT_PORT"
+  mosquitto -p "$MQTT_PORT" >/tmp/things2mqtt-demo-mosquitto.log 2>&1 &
+  PIDS+=($!)
+  for _ in $(seq 50); do (exec 3<>"/dev/tcp/127.0.0.1/$MQTT_PORT") 2>/dev/null && break; sleep 0.1; done
+fi
+
+LIFX_PORT="${LIFX_PORT:-18080}"
+echo "==> Starting the LIFX cloud simulator on port $LIFX_PORT"
+"$BIN" simulate lifx --port "$LIFX_PORT" --token demo-token &
+PIDS+=($!)
+sleep 1
+
+cat <<MSG
+
+==> things2mqtt is starting. In another terminal, watch it with:
+      mosquitto_sub -p $MQTT_PORT -v -t 'things2mqtt/#'
+    and drive a light with:
+      mosquitto_pub -p $MQTT_PORT -t things2mqtt/living_room/floor_lamp/set -m '{"state":"ON","brightness":200,"color":{"h":120,"s":80}}'
+      mosquitto_pub -p $MQTT_PORT -t things2mqtt/bridge/request/lifx/scene -m '{"scene":"Evening"}'
+    Home Assistant pointed at this broker discovers every light, both groups and the scene.
+
+MSG
+export MQTT_PORT LIFX_TOKEN=demo-token LIFX_API_URL="http://127.0.0.1:$LIFX_PORT/v1"
+"$BIN" run --config deploy/demo/config.yaml --alias-file /tmp/things2mqtt-demo-aliases.json
