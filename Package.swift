@@ -129,6 +129,11 @@ let package = Package(
                 "Mosquitto",
                 "LIFXSimulator",
                 "TestSupport",
+                "Bridge",
+                "BridgeConfig",
+                "BridgeCore",
+                "Things2MQTTApp",
+                .product(name: "Logging", package: "swift-log"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strictSettings

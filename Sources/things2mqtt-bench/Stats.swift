@@ -1,0 +1,32 @@
+/// Percentiles of a sample of durations, printed in milliseconds.
+struct LatencySample {
+    var values: [Double] = []
+
+    mutating func add(_ duration: Duration) {
+        values.append(Double(duration.components.seconds) * 1000 + Double(duration.components.attoseconds) / 1e15)
+    }
+
+    mutating func add(milliseconds: Double) { values.append(milliseconds) }
+
+    func percentile(_ p: Double) -> Double {
+        guard !values.isEmpty else { return .nan }
+        let sorted = values.sorted()
+        let rank = Int((p / 100 * Double(sorted.count - 1)).rounded())
+        return sorted[min(max(rank, 0), sorted.count - 1)]
+    }
+
+    var summary: String {
+        String(format: "p50 %.2f ms  p99 %.2f ms  (n=%d)", percentile(50), percentile(99), values.count)
+    }
+}
+
+/// Resident memory of a process in MiB, from /proc.
+func residentMiB(pid: Int32) -> Double? {
+    guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
+        let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") }),
+        let kb = Double(line.split(separator: " ").dropFirst().first ?? "")
+    else { return nil }
+    return kb / 1024
+}
+
+import Foundation
