@@ -152,7 +152,7 @@ let package = Package(
         .testTarget(
             name: "LIFXTests",
             dependencies: [
-                "LIFXModels", "LIFXDriver", "LIFXSimulator", "BridgeCore",
+                "LIFXModels", "LIFXDriver", "LIFXSimulator", "BridgeCore", "TestSupport",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
             ],
             swiftSettings: strictSettings

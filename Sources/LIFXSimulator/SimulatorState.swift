@@ -27,10 +27,7 @@ struct SimulatorState: Sendable {
     /// Authenticates, rate-limits, routes and records one request.
     mutating func handle(_ request: IncomingRequest, now: Date) -> APIResponse {
         let (path, query) = Self.split(request.uri)
-        var response = gateAndRoute(request, path: path, query: query, now: now)
-        if response.status >= 400, case .empty = response.body {
-            response.body = .json(.object([("error", .string("Request failed"))]))
-        }
+        let response = gateAndRoute(request, path: path, query: query, now: now)
         record(request, path: path, status: response.status)
         return response
     }

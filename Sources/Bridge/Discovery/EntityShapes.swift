@@ -87,8 +87,9 @@ struct EntityShapes {
         if features.brightness { keys["brightness_scale"] = 255 }
         if let range = features.kelvinRange, features.supportedColorModes.contains(.colorTemp) {
             if legacy {
-                keys["min_mireds"] = .number(Double(1_000_000 / range.upperBound))
-                keys["max_mireds"] = .number(Double((1_000_000 + range.lowerBound - 1) / range.lowerBound))
+                // Rounded inwards, so every mired value Home Assistant offers converts back into the range.
+                keys["min_mireds"] = .number(Double((1_000_000 + range.upperBound - 1) / range.upperBound))
+                keys["max_mireds"] = .number(Double(1_000_000 / range.lowerBound))
             } else {
                 keys["color_temp_kelvin"] = true
                 keys["min_kelvin"] = .number(Double(range.lowerBound))

@@ -1,0 +1,113 @@
+import BridgeCore
+import Foundation
+import LIFXSimulator
+import Testing
+import TestSupport
+
+/// Published state, coalescing, and Home Assistant discovery for LIFX lights.
+@Suite("LIFX state and discovery", .serialized)
+struct LIFXStateTests {
+    @Test("every light, group and the scenes device is published retained in Home Assistant's JSON light shape")
+    func statePublished() async throws {
+        let harness = try await LIFXHarness.start()
+        let floor = try #require(try await harness.broker.retainedJSON("\(harness.base)/lifx_d073d5000002"))
+        #expect(floor["state"] == "ON")
+        #expect(floor["color_mode"] == "hs")
+        #expect(floor["color"] == ["h": 36, "s": 70])
+        #expect(floor["brightness"] == 127)
+        #expect(floor["label"] == "Floor Lamp")
+        #expect(floor["group"] == "Living Room")
+        #expect(floor["location"] == "Home")
+        #expect(floor["connected"] == true)
+        #expect(floor["last_seen"]?.stringValue != nil)
+        let white = try #require(try await harness.broker.retainedJSON("\(harness.base)/lifx_d073d5000003"))
+        #expect(white["color"] == nil)
+        #expect(white["color_mode"] == "color_temp")
+        #expect(white["color_temp"] == 2700)
+        let group = try #require(try await harness.broker.retainedJSON("\(harness.base)/lifx_group_06e3ec50395511e9a0757200055bf1c0"))
+        #expect(group["members"] == ["Ceiling", "Floor Lamp", "Reading Lamp"])
+        #expect(group["state"] == "ON")
+        try await harness.broker.waitForRetained("\(harness.base)/lifx_d073d5000002/availability", equals: ["state": "online"])
+        let devices = try #require(try await harness.broker.retainedJSON("\(harness.base)/bridge/devices"))
+        guard case .array(let list) = devices else { Issue.record("bridge/devices is not an array"); return }
+        let ids = Set(list.compactMap { entry in entry["id"]?.stringValue })
+        #expect(ids.isSuperset(of: [
+            "lifx_d073d5000001", "lifx_d073d5000005", "lifx_group_1c8de82b81f445e7cfaafae49b259c71",
+            "lifx_account_cc7e033643c84f00b874830690884adc",
+        ]))
+        try await harness.stop()
+    }
+
+    @Test("a poll that only shows quantisation noise publishes nothing; a real change is published")
+    func noiseIsNotRepublished() async throws {
+        let harness = try await LIFXHarness.start(pollInterval: "1s")
+        let topic = "\(harness.base)/lifx_d073d5000004"
+        try await Task.sleep(for: .seconds(1.5))
+        let mark = harness.client.mark
+        harness.simulator.updateLight(id: "d073d5000004") { $0.brightness += 1.0 / 65535 }
+        try await Task.sleep(for: .seconds(2.5))
+        #expect(harness.client.messages(on: topic).filter { $0.index >= mark }.isEmpty)
+        harness.simulator.updateLight(id: "d073d5000004") { $0.power = true }
+        try await harness.client.waitForMessage(topic: topic, after: mark) { $0.json?["state"] == "ON" }
+        try await harness.stop()
+    }
+
+    @Test("a dragged slider costs at most 3 writes and ends at the last value; 10 lights change in one request")
+    func coalescing() async throws {
+        let harness = try await LIFXHarness.start(
+            simulator: .generated(count: 10, groups: 1, token: LIFXHarness.token), expectDevices: 11)
+        harness.simulator.clearRequests()
+        for step in 1...25 {
+            harness.set("lifx_d073d5000001", "{\"state\":\"ON\",\"brightness\":\(step * 10)}")
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        try await waitUntil("the slider's last value to reach the light", timeout: .seconds(5)) {
+            (harness.simulator.light(id: "d073d5000001")?.brightness).map { abs($0 - 250.0 / 255) < 0.001 } ?? false
+        }
+        try await Task.sleep(for: .seconds(1))
+        let slider = harness.writes
+        #expect(slider.count <= 3, "\(slider.count) writes: \(slider.map(\.body))")
+        #expect(slider.allSatisfy { $0.status == 207 })
+        try await harness.broker.waitForRetained("\(harness.base)/lifx_d073d5000001") { $0.json?["brightness"] == 250 }
+        harness.simulator.clearRequests()
+        for light in 1...10 {
+            harness.set(String(format: "lifx_d073d5%06x", light), #"{"state":"ON","color":{"h":200,"s":50}}"#)
+        }
+        let batch = try await harness.requests { $0.method == "PUT" }
+        try await Task.sleep(for: .seconds(1))
+        #expect(harness.writes.count == 1)
+        #expect(batch[0].path == "/v1/lights/states")
+        guard case .array(let states)? = batch[0].json?["states"] else { Issue.record("no states array"); return }
+        #expect(states.count == 10)
+        #expect(states.first?["color"] == "hue:200 saturation:0.5")
+        try await harness.stop()
+    }
+
+    @Test("discovery: colour and white bulbs get their colour modes and kelvin range; legacy mode speaks mireds", arguments: [false, true])
+    func discovery(legacy: Bool) async throws {
+        let harness = try await LIFXHarness.start(legacy: legacy)
+        let colour = try #require(try await harness.broker.retainedJSON("homeassistant/light/lifx_d073d5000002/light/config"))
+        #expect(colour["schema"] == "json")
+        #expect(colour["supported_color_modes"] == ["hs", "color_temp"])
+        #expect(colour["effect_list"] == ["breathe", "pulse", "stop"])
+        #expect(colour["unique_id"] == "lifx_d073d5000002_light_lifx_test")
+        #expect(colour["command_topic"] == "lifx_test/lifx_d073d5000002/set")
+        let white = try #require(try await harness.broker.retainedJSON("homeassistant/light/lifx_d073d5000003/light/config"))
+        #expect(white["supported_color_modes"] == ["color_temp"])
+        if legacy {
+            #expect(white["min_mireds"] == 154 && white["max_mireds"] == 370)
+            #expect(white["color_temp_kelvin"] == nil)
+            #expect(colour["color_mode"] == true && colour["brightness"] == true)
+            #expect(colour["device"]?["model_id"] == nil)
+            let state = try #require(try await harness.broker.retainedJSON("lifx_test/lifx_d073d5000003"))
+            #expect(state["color_temp"] == 370)
+        } else {
+            #expect(white["color_temp_kelvin"] == true)
+            #expect(white["min_kelvin"] == 2700 && white["max_kelvin"] == 6500)
+            #expect(colour["device"]?["model_id"] != nil)
+        }
+        let scene = try await harness.broker.retainedMessages(under: "homeassistant/scene/#")
+        #expect(scene.values.contains { $0.json?["name"] == "Evening" && $0.json?["command_topic"] != nil })
+        try await harness.stop()
+    }
+}
