@@ -52,10 +52,11 @@ public enum LightStateMapping {
         return state
     }
 
-    /// Whether two published states differ only by the API's quantisation noise.
+    /// Whether two published states differ only by the API's quantisation noise. `last_seen` moves at every
+    /// poll, so it rides along with the next real change instead of causing a publish by itself.
     public static func nearlyEqual(_ lhs: [String: JSONValue], _ rhs: [String: JSONValue]) -> Bool {
         guard Set(lhs.keys) == Set(rhs.keys) else { return false }
-        for (key, left) in lhs {
+        for (key, left) in lhs where key != "last_seen" {
             guard let right = rhs[key] else { return false }
             switch key {
             case "brightness": if !close(left, right, within: 1) { return false }

@@ -21,6 +21,13 @@ public struct MosquittoError: Error, Sendable, CustomStringConvertible {
         }
     }
 
+    /// Builds an error whose explanation the caller found out itself.
+    init(code: Int32, operation: String, reason: String) {
+        self.code = code
+        self.operation = operation
+        self.reason = reason
+    }
+
     /// `operation: reason`.
     public var description: String { "\(operation): \(reason)" }
 

@@ -49,11 +49,25 @@ extension MosquittoClient {
             var failure = MosquittoError(code: rc, operation: "connect to \(options.host):\(options.port)")
             if rc == 0 {
                 state.withLock { $0.connectedSinceAttempt = false }
+                let attemptStarted = ContinuousClock.now
                 var loopRC: Int32 = 0
                 repeat {
                     loopRC = mosquitto_loop(pointer, 100, 1)
+                    guard loopRC == 0, !state.withLock({ $0.connectedSinceAttempt }) else { continue }
+                    // libmosquitto retries a failed non-blocking TLS connect forever without sleeping, so a
+                    // refused or silent broker is detected here instead of spinning.
+                    if let reason = pendingSocketError() {
+                        failure = MosquittoError(code: rc, operation: "connect to \(options.host):\(options.port)", reason: reason)
+                        break
+                    }
+                    if ContinuousClock.now - attemptStarted > .seconds(15) {
+                        failure = MosquittoError(code: rc, operation: "connect to \(options.host):\(options.port)", reason: "no answer within 15 s")
+                        break
+                    }
                 } while loopRC == 0
-                failure = MosquittoError(code: loopRC, operation: "connection to \(options.host):\(options.port)")
+                if loopRC != 0 {
+                    failure = MosquittoError(code: loopRC, operation: "connection to \(options.host):\(options.port)")
+                }
                 if state.withLock({ $0.connectedSinceAttempt }) { delay = options.reconnectDelay.lowerBound }
             }
             if stopRequested { break }
@@ -62,6 +76,25 @@ extension MosquittoClient {
             delay = min(delay * 2, options.reconnectDelay.upperBound)
         }
         finishEvents()
+    }
+
+    /// A connect that failed at the socket level (refused, unreachable): the socket hung up without ever
+    /// getting a peer. Plain connects report this through the loop; TLS connects do not.
+    private func pendingSocketError() -> String? {
+        let fd = mosquitto_socket(handle.pointer)
+        guard fd >= 0 else { return nil }
+        var events = pollfd(fd: fd, events: Int16(POLLOUT), revents: 0)
+        guard poll(&events, 1, 0) == 1, events.revents & Int16(POLLHUP | POLLERR) != 0 else { return nil }
+        var address = sockaddr_storage()
+        var length = socklen_t(MemoryLayout<sockaddr_storage>.size)
+        let connected = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getpeername(fd, $0, &length) == 0 }
+        }
+        guard !connected else { return nil }
+        var error: Int32 = 0
+        var errorLength = socklen_t(MemoryLayout<Int32>.size)
+        getsockopt(fd, SOL_SOCKET, SO_ERROR, &error, &errorLength)
+        return error != 0 ? String(cString: strerror(error)) : "connection refused or reset"
     }
 
     /// Asks the network thread to end after disconnecting.

@@ -77,6 +77,7 @@ struct LIFXModelTests {
         (["color_temp": 3500], ["color_temp": 3503], true),
         (["state": "ON"], ["state": "OFF"], false),
         (["brightness": 76], ["brightness": 76, "label": "x"], false),
+        (["state": "ON", "last_seen": "2026-11-21T14:39:24Z"], ["state": "ON", "last_seen": "2026-11-21T14:39:54Z"], true),
     ]
 
     @Test("noise tolerance", arguments: noise)
