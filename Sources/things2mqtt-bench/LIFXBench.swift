@@ -13,23 +13,31 @@ struct LIFXBench {
             extra: "lifx:\n  enabled: true\n  token: bench-token\n  api_url: \(simulator.baseURL)\n  poll_interval: 30s\n")
     }
 
-    private func waitForDevices(_ client: BenchClient, base: String, count: Int) async throws {
+    /// Starts the simulator and the daemon against it, and waits until the daemon lists `count` devices.
+    private func start(_ simulator: LIFXCloudSimulator, base: String, count: Int) async throws -> (BenchClient, BridgeProcess) {
+        _ = try await simulator.start()
+        let client = try BenchClient(port: broker.port)
+        try await client.connect()
+        client.client.subscribe("\(base)/bridge/devices", qos: 1)
+        let process = try BridgeProcess.start(config: config(base: base, simulator: simulator))
         _ = try await client.waitFor(after: 0, timeout: .seconds(120)) { delivery in
             guard delivery.topic == "\(base)/bridge/devices", case .array(let list)? = JSONValue.parse(delivery.payload) else { return false }
             return list.count >= count
         }
+        return (client, process)
+    }
+
+    private func finish(_ simulator: LIFXCloudSimulator, _ client: BenchClient, _ process: BridgeProcess) async throws {
+        _ = try await process.terminate()
+        try await simulator.stop()
+        await client.close()
     }
 
     /// `/set` published → the request arrives at the simulator, with commands spaced beyond the write throttle.
     func setToRequest(samples: Int) async throws -> LatencySample {
         let simulator = LIFXCloudSimulator.demo(token: "bench-token")
-        _ = try await simulator.start()
         let base = "bench_lifx"
-        let client = try BenchClient(port: broker.port)
-        try await client.connect()
-        client.client.subscribe("\(base)/bridge/devices", qos: 1)
-        let process = try BridgeProcess.start(config: config(base: base, simulator: simulator))
-        try await waitForDevices(client, base: base, count: 5)
+        let (client, process) = try await start(simulator, base: base, count: 5)
         var sample = LatencySample()
         for index in 0..<samples {
             let brightness = 20 + index % 200
@@ -41,22 +49,15 @@ struct LIFXBench {
             simulator.clearRequests()
             try await Task.sleep(for: .milliseconds(400))
         }
-        _ = try await process.terminate()
-        try await simulator.stop()
-        await client.close()
+        try await finish(simulator, client, process)
         return sample
     }
 
     /// Write requests spent on a slider burst (25 updates in 0.5 s to one light) and on a 10-light change.
     func burstCost() async throws -> (slider: Int, sliderFinal: Bool, tenLights: Int) {
         let simulator = LIFXCloudSimulator.generated(count: 10, groups: 1, token: "bench-token")
-        _ = try await simulator.start()
         let base = "bench_burst"
-        let client = try BenchClient(port: broker.port)
-        try await client.connect()
-        client.client.subscribe("\(base)/bridge/devices", qos: 1)
-        let process = try BridgeProcess.start(config: config(base: base, simulator: simulator))
-        try await waitForDevices(client, base: base, count: 10)
+        let (client, process) = try await start(simulator, base: base, count: 10)
         simulator.clearRequests()
         for step in 1...25 {
             client.client.publish("\(base)/lifx_d073d5000001/set", payload: Array("{\"state\":\"ON\",\"brightness\":\(step * 10)}".utf8), qos: 1, retain: false)
@@ -72,27 +73,18 @@ struct LIFXBench {
         }
         try await Task.sleep(for: .seconds(2))
         let tenWrites = simulator.requests().filter { $0.method == "PUT" }.count
-        _ = try await process.terminate()
-        try await simulator.stop()
-        await client.close()
+        try await finish(simulator, client, process)
         return (sliderWrites.count, final, tenWrites)
     }
 
     /// Resident memory of the daemon holding `count` simulated lights, once idle.
     func memory(lights count: Int) async throws -> Double {
         let simulator = LIFXCloudSimulator.generated(count: count, groups: 10, token: "bench-token")
-        _ = try await simulator.start()
         let base = "bench_rss"
-        let client = try BenchClient(port: broker.port)
-        try await client.connect()
-        client.client.subscribe("\(base)/bridge/devices", qos: 1)
-        let process = try BridgeProcess.start(config: config(base: base, simulator: simulator))
-        try await waitForDevices(client, base: base, count: count)
+        let (client, process) = try await start(simulator, base: base, count: count)
         try await Task.sleep(for: .seconds(5))
         let rss = residentMiB(pid: process.child.pid) ?? .nan
-        _ = try await process.terminate()
-        try await simulator.stop()
-        await client.close()
+        try await finish(simulator, client, process)
         return rss
     }
 }
