@@ -3,7 +3,7 @@ import BridgeCore
 /// `/set` and `/get`: one parser, then the owning driver.
 extension BridgeService {
     func handleCommand(_ target: CommandTopic, payload: [UInt8]) async {
-        guard let record = devices[aliasIndex[target.alias] ?? DeviceID(target.alias) ?? DeviceID.lifx(light: "")] else {
+        guard let record = lookup(target.alias) else {
             reject(alias: target.alias, id: nil, CommandError("no device with alias \"\(target.alias)\""))
             return
         }

@@ -58,11 +58,7 @@ extension BridgeService {
             return
         }
         let settings = config.devices[id] ?? DeviceSettings()
-        var alias = savedAliases[id] ?? settings.alias ?? id.rawValue
-        if let owner = aliasIndex[alias], owner != id {
-            logger.warning("Alias already taken; using the device id", metadata: ["device.id": "\(id)", "alias": "\(alias)", "owner": "\(owner)"])
-            alias = id.rawValue
-        }
+        let alias = uniqueAlias(savedAliases[id] ?? settings.alias ?? id.rawValue, for: id)
         let record = DeviceRecord(descriptor: descriptor, alias: alias, settings: settings)
         devices[id] = record
         aliasIndex[alias] = id
@@ -73,6 +69,20 @@ extension BridgeService {
             ["id": .string(id.rawValue), "alias": .string(alias), "kind": .string(descriptor.kind), "model": .string(descriptor.model)])
         logger.info("Device added", metadata: ["device.id": "\(id)", "alias": "\(alias)", "model": "\(descriptor.model)"])
         scheduleInventory()
+    }
+
+    /// The wanted alias or, if another device holds it (e.g. from an old alias file), the id made unique.
+    private func uniqueAlias(_ wanted: String, for id: DeviceID) -> String {
+        func free(_ alias: String) -> Bool { aliasIndex[alias] == nil || aliasIndex[alias] == id }
+        guard !free(wanted) else { return wanted }
+        var alias = id.rawValue
+        var counter = 2
+        while !free(alias) {
+            alias = "\(id.rawValue)_\(counter)"
+            counter += 1
+        }
+        logger.warning("Alias already taken", metadata: ["device.id": "\(id)", "wanted": "\(wanted)", "alias": "\(alias)"])
+        return alias
     }
 
     /// Clears everything retained for a device and drops it.

@@ -27,6 +27,7 @@ extension BridgeService {
                 var updated = record
                 updated.settings = settings
                 devices[record.id] = updated
+                if !settings.retain, record.settings.retain { clearRetained(topics.state(record.alias)) }
                 if settings.alias != oldDevices[record.id]?.alias, savedAliases.removeValue(forKey: record.id) != nil {
                     options.saveAliases?(savedAliases)
                 }

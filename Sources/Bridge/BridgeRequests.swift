@@ -67,11 +67,8 @@ extension BridgeService {
             throw CommandError("device/rename needs \"from\" (id or alias) and \"to\"")
         }
         guard let record = lookup(from) else { throw CommandError("no device \"\(from)\"") }
-        if let problem = AliasRules.problem(with: to) { throw CommandError("alias \"\(to)\" \(problem)") }
+        if let problem = AliasRules.problem(with: to, for: record.id) { throw CommandError("alias \"\(to)\" \(problem)") }
         if let owner = aliasIndex[to], owner != record.id { throw CommandError("alias \"\(to)\" is taken by \(owner)") }
-        if let other = DeviceID(to), other != record.id, devices[other] != nil {
-            throw CommandError("alias \"\(to)\" is the id of another device")
-        }
         let haRename = fields["homeassistant_rename"]?.boolValue ?? false
         applyAlias(to, for: record, homeassistantRename: haRename)
         savedAliases[record.id] = to

@@ -22,19 +22,31 @@ public struct ConfigDuration: Sendable, Equatable, Comparable, CustomStringConve
         for (suffix, scale) in units where trimmed.hasSuffix(suffix) {
             let number = trimmed.dropLast(suffix.count)
             // "5ms" also ends in "s"; only accept the unit whose remainder is a number.
-            guard let value = Double(number), value >= 0, value.isFinite else { continue }
-            self.init(milliseconds: Int64((value * Double(scale)).rounded()))
+            guard let value = Double(number) else { continue }
+            guard let milliseconds = Self.milliseconds(value, scale: Double(scale)) else { return nil }
+            self.init(milliseconds: milliseconds)
             return
         }
-        guard let seconds = Double(trimmed), seconds >= 0 else { return nil }
-        self.init(milliseconds: Int64((seconds * 1000).rounded()))
+        guard let seconds = Double(trimmed), let milliseconds = Self.milliseconds(seconds, scale: 1000) else { return nil }
+        self.init(milliseconds: milliseconds)
+    }
+
+    /// Converts to whole milliseconds; nil for negative, infinite or absurdly large values (over ten years).
+    private static func milliseconds(_ value: Double, scale: Double) -> Int64? {
+        let result = (value * scale).rounded()
+        guard value >= 0, result.isFinite, result <= 315_360_000_000 else { return nil }
+        return Int64(result)
     }
 
     /// Decodes from a string such as `30s`, or a number of seconds.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.singleValueContainer()
-        if let seconds = try? container.decode(Double.self), seconds >= 0 {
-            self.init(milliseconds: Int64((seconds * 1000).rounded()))
+        if let seconds = try? container.decode(Double.self) {
+            guard let milliseconds = Self.milliseconds(seconds, scale: 1000) else {
+                throw DecodingError.dataCorruptedError(
+                    in: container, debugDescription: "\(seconds) is not a usable duration (negative or too large)")
+            }
+            self.init(milliseconds: milliseconds)
             return
         }
         let text = try container.decode(String.self)

@@ -60,12 +60,10 @@ struct Validation {
             let path = ["devices", id.rawValue]
             if let qos = settings.qos, !(0...2).contains(qos) { collector.add(path + ["qos"], "must be 0, 1 or 2") }
             guard let alias = settings.alias else { continue }
-            if let problem = AliasRules.problem(with: alias) {
+            if let problem = AliasRules.problem(with: alias, for: id) {
                 collector.add(path + ["alias"], "\"\(alias)\" \(problem)")
             } else if let other = owners[alias] {
                 collector.add(path + ["alias"], "\"\(alias)\" is already the alias of \(other)")
-            } else if let other = devices.keys.first(where: { $0.rawValue == alias && $0 != id }) {
-                collector.add(path + ["alias"], "\"\(alias)\" is the id of \(other)")
             }
             owners[alias] = owners[alias] ?? id
         }

@@ -42,6 +42,7 @@ public struct CommandTopic: Sendable, Equatable {
             let tail = segments[(index + 1)...]
             guard tail.count <= 1, tail.first != "" else { return nil }
             let alias = segments[..<index].joined(separator: "/")
+            guard !alias.isEmpty else { return nil }
             return CommandTopic(alias: alias, verb: verb, attribute: tail.first)
         }
         return nil

@@ -48,7 +48,14 @@ public enum AliasRules {
     /// Topic levels an alias may not contain, because they would collide with device sub-topics.
     public static let reservedLevels: Set<String> = ["set", "get", "availability"]
 
-    /// Returns why an alias is unusable, or nil if it is fine.
+    /// Returns why an alias is unusable for `device`, or nil if it is fine. Device ids are every device's
+    /// default alias, so an alias shaped like a device id is only allowed for that device itself.
+    public static func problem(with alias: String, for device: DeviceID) -> String? {
+        if let id = DeviceID(alias), id != device { return "is the id of another device (\(id)); device ids are reserved as default aliases" }
+        return problem(with: alias)
+    }
+
+    /// Returns why an alias is unusable for any device, or nil if it is fine.
     public static func problem(with alias: String) -> String? {
         if alias.isEmpty { return "must not be empty" }
         if alias.contains(where: { $0 == "+" || $0 == "#" }) { return "must not contain + or #" }

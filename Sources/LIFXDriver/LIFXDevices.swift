@@ -84,7 +84,12 @@ extension LIFXDriver {
     func publishScenes() {
         guard let id = accountDeviceID else { return }
         let exposes = scenes.map { scene in
-            Expose.scene(objectID: "scene_" + String(scene.uuid.filter { $0.isLetter || $0.isNumber }.prefix(12)).lowercased(), name: scene.name, value: scene.uuid)
+            var expose = Expose.scene(
+                objectID: "scene_" + String(scene.uuid.filter { $0.isLetter || $0.isNumber }.prefix(12)).lowercased(),
+                name: scene.name, value: scene.uuid)
+            // `/set` also accepts the scene's name; Home Assistant sends the uuid (the first value).
+            expose.values.append(scene.name)
+            return expose
         }
         announce(
             DeviceDescriptor(id: id, kind: "scenes", manufacturer: "LIFX", model: "LIFX scenes", label: "LIFX scenes", exposes: exposes),

@@ -73,7 +73,7 @@ public final class MosquittoClient: Sendable {
         await withTaskCancellationHandler {
             for await event in rawEvents {
                 if case .threadExited = event { break }
-                handle(event)
+                process(event)
             }
         } onCancel: {
             requestStop()
@@ -160,7 +160,7 @@ public final class MosquittoClient: Sendable {
         }
     }
 
-    private func handle(_ event: RawEvent) {
+    private func process(_ event: RawEvent) {
         switch event {
         case .connect(let rc):
             guard rc == 0 else {

@@ -80,6 +80,9 @@ struct LIFXCommandTests {
         harness.simulator.clearRequests()
         harness.set("lifx_account_cc7e033643c84f00b874830690884adc", #"{"scene":"05bfb786-ec87-4766-a61a-8698b3e08b81"}"#)
         _ = try await harness.requests { $0.path.hasSuffix("/activate") }
+        harness.simulator.clearRequests()
+        harness.set("lifx_account_cc7e033643c84f00b874830690884adc", #"{"scene":"Evening"}"#)
+        _ = try await harness.requests { $0.path.hasSuffix("/activate") }
         harness.client.publish("\(harness.base)/bridge/request/lifx/scene", #"{"scene":"Nope"}"#)
         let error = try await harness.client.waitForMessage(topic: "\(harness.base)/bridge/response/lifx/scene") {
             $0.json?["status"] == "error"

@@ -1,0 +1,444 @@
+#!/usr/bin/env python3
+"""Check MQTT discovery payloads against Home Assistant's own discovery schemas.
+
+Usage: validate.py [--prefix PREFIX] [--verbose] ITEMS.json
+
+ITEMS.json holds a JSON array of {"topic": "<prefix>/<component>/[<node>/]<object>/config",
+"payload": {...}} items. Each item goes through the same steps as a message on that topic
+in the installed Home Assistant's MQTT discovery:
+
+1. topic check (discovery prefix, TOPIC_MATCHER, supported component),
+2. abbreviation expansion (top level, device, origin, availability entries),
+3. origin validation (an invalid origin makes HA drop the message),
+4. "~" topic base substitution,
+5. the component's DISCOVERY_SCHEMA (for lights this selects the basic/json/template
+   schema; device and availability blocks are part of every entity schema).
+
+Nothing is copied from Home Assistant: every schema, abbreviation table and regex is
+imported from the installed `homeassistant` package (2024.1.6 in /opt/ha2024, see
+setup.sh). Prints "OK <topic>" or "REJECTED <topic>: <error>" per item and exits 1 if
+any item was rejected (2 on a usage or input error).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import copy
+import importlib
+import json
+import logging
+import os
+import sys
+import tempfile
+from typing import Any
+
+DEVICE_COMPONENT = "device"
+
+
+class Rejected(Exception):
+    """Raised when Home Assistant would not set up the discovered item."""
+
+
+class _Collector(logging.Handler):
+    """Keep Home Assistant's log records of the item being checked."""
+
+    def __init__(self) -> None:
+        super().__init__(logging.INFO)
+        self.records: list[str] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        try:
+            self.records.append(f"{record.levelname.lower()}: {record.getMessage()}")
+        except Exception:  # noqa: BLE001
+            self.records.append(f"{record.levelname.lower()}: {record.msg}")
+
+
+def _import_ha() -> dict[str, Any]:
+    # homeassistant.components.mqtt has a circular import through websocket_api/http
+    # unless the core is loaded in the same order Home Assistant itself uses.
+    import homeassistant.bootstrap  # noqa: F401
+    from homeassistant.components.mqtt import abbreviations, discovery
+    from homeassistant.const import __version__
+
+    try:
+        schemas = importlib.import_module("homeassistant.components.mqtt.schemas")
+    except ImportError:  # older releases keep the shared schemas in mixins.py
+        schemas = importlib.import_module("homeassistant.components.mqtt.mixins")
+    return {
+        "version": __version__,
+        "abbr": abbreviations,
+        "discovery": discovery,
+        "schemas": schemas,
+    }
+
+
+def _error_text(err: BaseException) -> str:
+    errors = getattr(err, "errors", None)
+    if isinstance(errors, list) and len(errors) > 1:
+        return "; ".join(str(e) for e in errors)
+    text = str(err)
+    return text if text else type(err).__name__
+
+
+class Validator:
+    """Replays Home Assistant's discovery handling on one payload at a time."""
+
+    def __init__(self, ha: dict[str, Any], prefix: str) -> None:
+        self.ha = ha
+        self.prefix = prefix.rstrip("/")
+        self.discovery = ha["discovery"]
+        self.abbr = ha["abbr"]
+        self.schemas = ha["schemas"]
+        # HA 2024.x expands abbreviations inline in the message callback, later
+        # versions have helper functions for it; use the helpers when they exist.
+        self.legacy = not hasattr(self.discovery, "_replace_all_abbreviations")
+
+    # -- steps of discovery.async_discovery_message_received -----------------------
+
+    def parse_topic(self, topic: str) -> tuple[str, str | None, str]:
+        if not isinstance(topic, str) or not topic.startswith(f"{self.prefix}/"):
+            raise Rejected(
+                f"topic is not under the discovery prefix '{self.prefix}/', "
+                "Home Assistant does not subscribe to it"
+            )
+        trimmed = topic.replace(f"{self.prefix}/", "", 1)
+        match = self.discovery.TOPIC_MATCHER.match(trimmed)
+        # HA only subscribes to <prefix>/<component>/+/config and
+        # <prefix>/<component>/+/+/config, so the matcher must cover the whole topic.
+        if not match or match.end() != len(trimmed):
+            raise Rejected(
+                "illegal discovery topic: node_id and object_id may only contain "
+                "[a-zA-Z0-9_-] and the topic must be "
+                "<prefix>/<component>/[<node_id>/]<object_id>/config"
+            )
+        component, node_id, object_id = match.groups()
+        supported = set(self.discovery.SUPPORTED_COMPONENTS)
+        if hasattr(self.schemas, "DEVICE_DISCOVERY_SCHEMA"):
+            supported.add(DEVICE_COMPONENT)
+        if component not in supported:
+            raise Rejected(f"Integration {component} is not supported")
+        return component, node_id, object_id
+
+    def _expand_legacy(self, payload: dict[str, Any]) -> None:
+        """Abbreviation handling of HA 2024.x discovery.py (inline there)."""
+        abbreviations = self.abbr.ABBREVIATIONS
+        for key in list(payload):
+            payload[abbreviations.get(key, key)] = payload.pop(key)
+        if "device" in payload:
+            device = payload["device"]
+            for key in list(device):
+                device[self.abbr.DEVICE_ABBREVIATIONS.get(key, key)] = device.pop(key)
+        if "origin" in payload:
+            origin = payload["origin"]
+            try:
+                for key in list(origin):
+                    origin[self.abbr.ORIGIN_ABBREVIATIONS.get(key, key)] = origin.pop(
+                        key
+                    )
+                self.discovery.MQTT_ORIGIN_INFO_SCHEMA(payload["origin"])
+            except Exception as err:  # noqa: BLE001
+                raise Rejected(
+                    f"Unable to parse origin information from discovery message "
+                    f"({_error_text(err)}), HA drops the message"
+                ) from err
+        if "availability" in payload:
+            entries = payload["availability"]
+            for entry in entries if isinstance(entries, list) else [entries]:
+                if isinstance(entry, dict):
+                    for key in list(entry):
+                        entry[abbreviations.get(key, key)] = entry.pop(key)
+
+    def _check_origin(self, payload: dict[str, Any]) -> None:
+        if "origin" not in payload:
+            return
+        try:
+            self.discovery.MQTT_ORIGIN_INFO_SCHEMA(payload["origin"])
+        except Exception as err:  # noqa: BLE001
+            raise Rejected(
+                f"Unable to parse origin information from discovery message "
+                f"({_error_text(err)}), HA drops the message"
+            ) from err
+
+    def _replace_topic_base(self, payload: dict[str, Any]) -> None:
+        if "~" not in payload:
+            return
+        helper = getattr(self.discovery, "_replace_topic_base", None)
+        if helper is not None:
+            helper(payload)
+            return
+        base = payload.pop("~")
+        for key, value in payload.items():
+            if isinstance(value, str) and value:
+                if value[0] == "~" and key.endswith("topic"):
+                    payload[key] = f"{base}{value[1:]}"
+                if value[-1] == "~" and key.endswith("topic"):
+                    payload[key] = f"{value[:-1]}{base}"
+        entries = payload.get("availability")
+        if entries:
+            for entry in entries if isinstance(entries, list) else [entries]:
+                if not isinstance(entry, dict):
+                    continue
+                if topic := str(entry.get("topic")):
+                    if topic[0] == "~":
+                        entry["topic"] = f"{base}{topic[1:]}"
+                    if topic[-1] == "~":
+                        entry["topic"] = f"{topic[:-1]}{base}"
+
+    # -- the platform set-up (entity.py / mixins.py async_setup_*_entry_helper) ------
+
+    def _platform_schemas(self, component: str) -> list[Any]:
+        module = importlib.import_module(f"homeassistant.components.mqtt.{component}")
+        steps = [module.DISCOVERY_SCHEMA]
+        if component == "device_automation":
+            trigger = importlib.import_module(
+                "homeassistant.components.mqtt.device_trigger"
+            )
+            steps.append(trigger.TRIGGER_DISCOVERY_SCHEMA)
+        elif component != "tag":
+            extra_check = getattr(
+                self.schemas, "validate_child_device_has_unique_id", None
+            )
+            if extra_check is not None:
+                steps.append(extra_check)
+        return steps
+
+    def _validate_component(self, component: str, payload: dict[str, Any]) -> dict:
+        config: Any = payload
+        try:
+            for step in self._platform_schemas(component):
+                config = step(config)
+        except Rejected:
+            raise
+        except Exception as err:  # noqa: BLE001
+            # vol.Invalid is logged as a schema error by HA; any other exception
+            # raised while setting up the discovered item aborts it as well.
+            raise Rejected(_error_text(err)) from err
+        return config
+
+    def _component_payload(self, raw: dict[str, Any]) -> dict[str, Any]:
+        payload = copy.deepcopy(raw)
+        try:
+            if self.legacy:
+                self._expand_legacy(payload)
+            else:
+                self.discovery._replace_all_abbreviations(payload)  # noqa: SLF001
+                self._check_origin(payload)
+            self._replace_topic_base(payload)
+        except Rejected:
+            raise
+        except Exception as err:  # noqa: BLE001
+            # The discovery callback raises on such payloads, the message is lost.
+            raise Rejected(
+                f"discovery message handling failed: {type(err).__name__}: {err}"
+            ) from err
+        if self.legacy and payload:
+            payload["platform"] = "mqtt"
+        return payload
+
+    def _device_payload(self, raw: dict[str, Any]) -> list[tuple[str, str, dict]]:
+        """Device based discovery (HA 2024.11+): split into component payloads."""
+        payload = copy.deepcopy(raw)
+        if "migrate_discovery" in payload or "migr_discvry" in payload:
+            return []
+        self.discovery._replace_all_abbreviations(payload)  # noqa: SLF001
+        try:
+            validated = self.schemas.DEVICE_DISCOVERY_SCHEMA(payload)
+            extra_check = getattr(
+                self.schemas, "validate_device_discovery_components", None
+            )
+            if extra_check is not None:
+                extra_check(validated)
+        except Exception as err:  # noqa: BLE001
+            raise Rejected(
+                f"Invalid MQTT device discovery payload: {_error_text(err)}"
+            ) from err
+        device = payload["device"]
+        origin = payload.get("origin")
+        parts: list[tuple[str, dict, dict | None]] = [
+            (cid, conf, None) for cid, conf in payload.get("components", {}).items()
+        ]
+        for child in payload.get("child_devices", []):
+            child_info = {"identifiers": child["identifiers"]}
+            if "name" in child:
+                child_info["name"] = child["name"]
+            parts.extend(
+                (cid, conf, child_info) for cid, conf in child["components"].items()
+            )
+        result = []
+        for component_id, conf, child_info in parts:
+            platform = conf.pop("platform")
+            if conf:
+                conf["device"] = (
+                    device if child_info is None else {**device, "child_device": child_info}
+                )
+                conf["origin"] = origin
+                self.discovery._merge_common_device_options(conf, payload)  # noqa: SLF001
+            self._replace_topic_base(conf)
+            result.append((component_id, platform, conf))
+        return result
+
+    # -- one item -----------------------------------------------------------------
+
+    def check(self, item: Any) -> dict[str, Any] | None:
+        if not isinstance(item, dict) or "topic" not in item or "payload" not in item:
+            raise Rejected('item must be an object with "topic" and "payload"')
+        component, _node_id, _object_id = self.parse_topic(item["topic"])
+        raw = item["payload"]
+        if isinstance(raw, str):
+            if raw == "":
+                return None  # an empty message removes the item
+            try:
+                raw = json.loads(raw)
+            except ValueError as err:
+                raise Rejected(f"Unable to parse JSON: {err}") from err
+        if not isinstance(raw, dict):
+            raise Rejected("Unable to parse JSON: the payload must be a JSON object")
+        if not raw:
+            return None  # an empty payload removes the item
+
+        if component == DEVICE_COMPONENT:
+            configs = {}
+            for component_id, platform, conf in self._device_payload(raw):
+                if not conf:
+                    continue
+                try:
+                    configs[component_id] = self._validate_component(platform, conf)
+                except Rejected as err:
+                    raise Rejected(f"component '{component_id}' ({platform}): {err}") from err
+            return configs
+
+        payload = self._component_payload(raw)
+        if (
+            "migrate_discovery" in payload or "migr_discvry" in payload
+        ) and not self.legacy:
+            return None
+        return self._validate_component(component, payload)
+
+
+def _dropped_keys(item: dict[str, Any], validator: Validator, config: dict) -> list[str]:
+    """Top level keys HA silently removes (REMOVE_EXTRA) for a component payload."""
+    try:
+        component, _, _ = validator.parse_topic(item["topic"])
+        if component == DEVICE_COMPONENT or not isinstance(item["payload"], dict):
+            return []
+        payload = validator._component_payload(item["payload"])  # noqa: SLF001
+    except Exception:  # noqa: BLE001
+        return []
+    return sorted(k for k in payload if k not in config and k != "platform")
+
+
+def _check_unique_id(
+    validator: Validator,
+    item: dict[str, Any],
+    config: Any,
+    seen: dict[tuple[str, str], str],
+) -> None:
+    if not isinstance(config, dict) or not isinstance(config.get("unique_id"), str):
+        return
+    component, _, _ = validator.parse_topic(item["topic"])
+    key = (component, config["unique_id"])
+    first = seen.setdefault(key, item["topic"])
+    if first != item["topic"]:
+        raise Rejected(
+            f"unique_id '{config['unique_id']}' is already used by {first}; "
+            "HA does not add a second entity with the same unique_id"
+        )
+
+
+async def _run(items: list[Any], prefix: str, verbose: bool) -> int:
+    ha = _import_ha()
+    from homeassistant.core import HomeAssistant
+
+    with tempfile.TemporaryDirectory() as config_dir:
+        # Newer HA versions validate templates only inside a running instance.
+        hass = HomeAssistant(config_dir)
+        validator = Validator(ha, prefix)
+        collector = _Collector()
+        ha_logger = logging.getLogger("homeassistant")
+        ha_logger.addHandler(collector)
+        ha_logger.setLevel(logging.INFO)
+        ha_logger.propagate = False
+        rejected = 0
+        # (domain, unique_id) -> topic: the entity registry ignores a second entity
+        # with the unique_id of another one ("does not generate unique IDs").
+        unique_ids: dict[tuple[str, str], str] = {}
+        if verbose:
+            print(f"# Home Assistant {ha['version']}, discovery prefix '{prefix}'")
+        for item in items:
+            collector.records.clear()
+            topic = item.get("topic") if isinstance(item, dict) else None
+            try:
+                config = validator.check(item)
+                _check_unique_id(validator, item, config, unique_ids)
+            except Rejected as err:
+                rejected += 1
+                print(f"REJECTED {topic}: {err}")
+            except Exception as err:  # noqa: BLE001
+                rejected += 1
+                print(f"REJECTED {topic}: processing failed: {type(err).__name__}: {err}")
+            else:
+                print(f"OK {topic}")
+                if verbose and config is None:
+                    print("  note: empty payload, HA removes the item")
+                if verbose and isinstance(config, dict) and config:
+                    dropped = _dropped_keys(item, validator, config)
+                    if dropped:
+                        print(f"  ignored keys: {', '.join(dropped)}")
+            if verbose:
+                for record in collector.records:
+                    print(f"  {record}")
+        ha_logger.removeHandler(collector)
+        await hass.async_stop(force=True)
+    return 1 if rejected else 0
+
+
+def _ensure_homeassistant() -> None:
+    """Re-run under the venv made by setup.sh when homeassistant is not importable."""
+    try:
+        import homeassistant  # noqa: F401
+    except ImportError:
+        venv = os.environ.get("HA2024_VENV", "/opt/ha2024")
+        venv_python = os.path.join(venv, "bin", "python")
+        if os.path.exists(venv_python) and os.path.realpath(
+            sys.prefix
+        ) != os.path.realpath(venv):
+            os.execv(venv_python, [venv_python, *sys.argv])
+        print(
+            "error: homeassistant is not installed for this interpreter; run "
+            "Tests/ha-schema/setup.sh first",
+            file=sys.stderr,
+        )
+        sys.exit(2)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("items", help="JSON file with an array of {topic, payload}")
+    parser.add_argument(
+        "--prefix",
+        default="homeassistant",
+        help="discovery prefix Home Assistant subscribes to (default: homeassistant)",
+    )
+    parser.add_argument(
+        "-v",
+        "--verbose",
+        action="store_true",
+        help="also list keys HA ignores and the warnings it logs for each item",
+    )
+    args = parser.parse_args(argv)
+    _ensure_homeassistant()
+    try:
+        with open(args.items, encoding="utf-8") as handle:
+            items = json.load(handle)
+    except (OSError, ValueError) as err:
+        print(f"error: cannot read {args.items}: {err}", file=sys.stderr)
+        return 2
+    if not isinstance(items, list):
+        print(f"error: {args.items} must hold a JSON array", file=sys.stderr)
+        return 2
+    return asyncio.run(_run(items, args.prefix, args.verbose))
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,79 @@
+#!/usr/bin/env bash
+# Sets up a fresh Debian 12 machine (Swift toolchain already on PATH) and runs the whole test suite.
+#
+#   Tests/run.sh
+#
+# Installs the system packages the build and the tests need, prepares the Home Assistant 2024.1
+# schema checker (Tests/ha-schema), builds everything and runs `swift test`. The tests start their
+# own mosquitto brokers on random ports of 127.0.0.1, so a system mosquitto service is irrelevant;
+# the install below keeps it from being started at all. Exits non-zero on any failure.
+set -euo pipefail
+
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+cd "$ROOT"
+
+finish() {
+    local status=$?
+    if [ "$status" -eq 0 ]; then
+        echo "==> Tests/run.sh: build and all tests passed"
+    else
+        echo "==> Tests/run.sh: FAILED (exit status $status)" >&2
+    fi
+}
+trap finish EXIT
+
+SUDO=""
+if [ "$(id -u)" -ne 0 ]; then
+    command -v sudo >/dev/null 2>&1 || { echo "error: not root and sudo is missing" >&2; exit 1; }
+    SUDO=sudo
+fi
+
+PACKAGES=(mosquitto mosquitto-clients libmosquitto-dev libdbus-1-dev pkg-config python3-venv)
+
+echo "==> System packages: ${PACKAGES[*]}"
+missing=()
+for package in "${PACKAGES[@]}"; do
+    if ! dpkg -s "$package" 2>/dev/null | grep -q '^Status: install ok installed'; then
+        missing+=("$package")
+    fi
+done
+if [ "${#missing[@]}" -eq 0 ]; then
+    echo "    all installed"
+else
+    echo "    installing: ${missing[*]}"
+    # Keep package scripts from starting services (the system mosquitto on port 1883) during the install.
+    policy=/usr/sbin/policy-rc.d
+    added_policy=no
+    if [ ! -e "$policy" ]; then
+        printf '#!/bin/sh\nexit 101\n' | $SUDO tee "$policy" >/dev/null
+        $SUDO chmod 755 "$policy"
+        added_policy=yes
+    fi
+    status=0
+    $SUDO env DEBIAN_FRONTEND=noninteractive apt-get update || status=$?
+    if [ "$status" -eq 0 ]; then
+        $SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends "${missing[@]}" || status=$?
+    fi
+    if [ "$added_policy" = yes ]; then $SUDO rm -f "$policy"; fi
+    [ "$status" -eq 0 ] || exit "$status"
+fi
+
+MOSQUITTO=$(command -v mosquitto || true)
+[ -n "$MOSQUITTO" ] || MOSQUITTO=/usr/sbin/mosquitto
+[ -x "$MOSQUITTO" ] || { echo "error: mosquitto is not installed at $MOSQUITTO" >&2; exit 1; }
+echo "    broker for the tests: $MOSQUITTO (each test starts its own on a random port)"
+
+echo "==> Home Assistant 2024.1 schema checker"
+VENV=${HA2024_VENV:-/opt/ha2024}
+parent=$(dirname "$VENV")
+if [ -w "$parent" ] || { [ -e "$VENV" ] && [ -w "$VENV" ]; }; then
+    HA2024_VENV="$VENV" Tests/ha-schema/setup.sh
+else
+    $SUDO env HA2024_VENV="$VENV" ${PYTHON:+PYTHON="$PYTHON"} Tests/ha-schema/setup.sh
+fi
+
+echo "==> swift build --build-tests"
+swift build --build-tests
+
+echo "==> swift test"
+swift test
