@@ -25,6 +25,11 @@ public struct LightCommand: Sendable, Equatable {
     /// Seconds.
     public var transition: Double?
     public var effect: String?
+    /// Home Assistant's `flash`: a short or long blink.
+    public var flash: Flash?
+
+    /// The length of a flash.
+    public enum Flash: String, Sendable, Equatable { case short, long }
 
     /// Creates a command; every field is optional.
     public init(
@@ -41,11 +46,11 @@ public struct LightCommand: Sendable, Equatable {
 
     /// Whether the command changes nothing.
     public var isEmpty: Bool {
-        power == nil && brightness == nil && color == nil && kelvin == nil && effect == nil
+        power == nil && brightness == nil && color == nil && kelvin == nil && effect == nil && flash == nil
     }
 
     /// The keys this command understands.
-    public static let keys: Set<String> = ["state", "brightness", "color", "color_temp", "transition", "effect"]
+    public static let keys: Set<String> = ["state", "brightness", "color", "color_temp", "transition", "effect", "flash"]
 
     /// Parses the light part of a `/set` payload.
     public static func parse(_ fields: [String: JSONValue], features: LightFeatures) throws(CommandError) -> LightCommand {
@@ -75,6 +80,12 @@ public struct LightCommand: Sendable, Equatable {
                 throw CommandError("unknown effect \"\(name)\" (known: \(known))")
             }
             command.effect = match
+        }
+        if let value = fields["flash"] {
+            guard let text = value.stringValue, let flash = Flash(rawValue: text.lowercased()) else {
+                throw CommandError("flash must be short or long, not \(value.brief)")
+            }
+            command.flash = flash
         }
         return command
     }

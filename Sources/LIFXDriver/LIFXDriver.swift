@@ -86,6 +86,10 @@ public actor LIFXDriver: DeviceDriver {
             for id in target.lightIDs { current[id] = current[id].map(change.applied) }
             pending.enqueue(.state(change), for: target.selector)
         }
+        if let flash = command.flash {
+            let body: JSONValue = ["color": "brightness:1", "period": flash == .short ? 0.3 : 1, "cycles": flash == .short ? 1 : 3, "persist": false, "power_on": true]
+            pending.enqueue(.effect(name: "pulse", body: body), for: target.selector)
+        }
         if let effect = command.effect {
             let (name, body) = Self.effectRequest(effect)
             for id in target.lightIDs { current[id]?.effect = effect == "stop" ? "OFF" : effect.uppercased() }

@@ -30,6 +30,8 @@ struct LIFXCommandTests {
         Case(alias: "lifx_d073d5000002", attribute: "brightness", payload: "64", method: "PUT", path: floor, body: ["power": "on", "brightness": 0.251]),
         Case(alias: "lifx_d073d5000002", payload: #"{"effect":"pulse"}"#, method: "POST", path: "/v1/lights/id:d073d5000002/effects/pulse",
              body: ["color": "white", "period": 1, "cycles": 5, "persist": false, "power_on": true]),
+        Case(alias: "lifx_d073d5000002", payload: #"{"flash":"short"}"#, method: "POST", path: "/v1/lights/id:d073d5000002/effects/pulse",
+             body: ["color": "brightness:1", "period": 0.3, "cycles": 1, "persist": false, "power_on": true]),
         Case(alias: "lifx_d073d5000002", payload: #"{"effect":"stop"}"#, method: "POST", path: "/v1/lights/id:d073d5000002/effects/off",
              body: ["power_off": false]),
         Case(alias: "lifx_group_06e3ec50395511e9a0757200055bf1c0", payload: #"{"state":"OFF","transition":0.5}"#, method: "PUT",
