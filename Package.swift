@@ -73,7 +73,6 @@ let package = Package(
             name: "LIFXDriver",
             dependencies: [
                 "BridgeCore",
-                "BridgeConfig",
                 "LIFXModels",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),

@@ -28,7 +28,7 @@ if [ "$(id -u)" -ne 0 ]; then
     SUDO=sudo
 fi
 
-PACKAGES=(mosquitto mosquitto-clients libmosquitto-dev libdbus-1-dev pkg-config python3-venv)
+PACKAGES=(mosquitto mosquitto-clients libmosquitto-dev libdbus-1-dev pkg-config python3-venv openssl)
 
 echo "==> System packages: ${PACKAGES[*]}"
 missing=()

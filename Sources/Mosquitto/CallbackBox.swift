@@ -6,6 +6,8 @@ enum RawEvent: Sendable {
     case disconnect(Int32)
     case message(topic: String, payload: [UInt8], retained: Bool)
     case published(Int32)
+    /// A warning or error the library logged (e.g. OpenSSL's reason for a failed handshake).
+    case log(String)
     case threadExited
 }
 
@@ -30,6 +32,10 @@ final class CallbackBox: Sendable {
         }
         mosquitto_publish_callback_set(handle) { _, userdata, mid in
             CallbackBox.from(userdata)?.continuation.yield(.published(mid))
+        }
+        mosquitto_log_callback_set(handle) { _, userdata, level, text in
+            guard level & Int32(MOSQ_LOG_ERR | MOSQ_LOG_WARNING) != 0, let text else { return }
+            CallbackBox.from(userdata)?.continuation.yield(.log(String(cString: text)))
         }
         mosquitto_message_callback_set(handle) { _, userdata, message in
             guard let box = CallbackBox.from(userdata), let message = message?.pointee, let topic = message.topic else {

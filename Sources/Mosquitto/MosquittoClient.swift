@@ -164,7 +164,8 @@ public final class MosquittoClient: Sendable {
         switch event {
         case .connect(let rc):
             guard rc == 0 else {
-                logger.error("MQTT broker refused the connection", metadata: ["reason": "\(MosquittoError.connackReason(rc))"])
+                let reason = MosquittoError.connackReason(rc, version: options.protocolVersion)
+                logger.error("MQTT broker refused the connection", metadata: ["reason": "\(reason)"])
                 return
             }
             let (subscriptions, retained) = state.withLock { state in
@@ -188,6 +189,8 @@ public final class MosquittoClient: Sendable {
             onEvent(.message(topic: topic, payload: payload, retained: retained))
         case .published(let mid):
             if options.finalMessage != nil { state.withLock { _ = $0.acknowledged.insert(mid) } }
+        case .log(let text):
+            logger.warning("libmosquitto: \(text)")
         case .threadExited:
             break
         }

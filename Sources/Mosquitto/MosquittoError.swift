@@ -36,8 +36,11 @@ public struct MosquittoError: Error, Sendable, CustomStringConvertible {
         guard code == Int32(MOSQ_ERR_SUCCESS.rawValue) else { throw MosquittoError(code: code, operation: operation) }
     }
 
-    /// Explains a CONNACK or DISCONNECT reason code.
-    static func connackReason(_ code: Int32) -> String {
-        String(cString: mosquitto_connack_string(code))
+    /// Explains a CONNACK code: MQTT 3.1.1 return codes and MQTT 5 reason codes are different tables.
+    static func connackReason(_ code: Int32, version: MosquittoOptions.ProtocolVersion) -> String {
+        switch version {
+        case .v311: String(cString: mosquitto_connack_string(code))
+        case .v5: String(cString: mosquitto_reason_string(code))
+        }
     }
 }

@@ -71,7 +71,7 @@ extension MosquittoClient {
                 if state.withLock({ $0.connectedSinceAttempt }) { delay = options.reconnectDelay.lowerBound }
             }
             if stopRequested { break }
-            logger.warning("MQTT broker unreachable; retrying", metadata: ["error": "\(failure)", "retry_in": "\(delay)s"])
+            logger.warning("MQTT connection failed; retrying", metadata: ["error": "\(failure)", "retry_in": "\(delay)s"])
             sleepUnlessStopped(seconds: delay)
             delay = min(delay * 2, options.reconnectDelay.upperBound)
         }

@@ -3,8 +3,10 @@ import Synchronization
 
 /// A real `mosquitto` broker on 127.0.0.1 and a free port, started by the test and stopped on deinit.
 public final class Broker: Sendable {
-    /// The listening port; `restart()` keeps it.
+    /// The plain, anonymous listening port; `restart()` keeps it.
     public let port: Int
+    /// The ports of the extra listeners, by listener name; `restart()` keeps them.
+    public let listenerPorts: [String: Int]
     /// Always `127.0.0.1`.
     public let host = "127.0.0.1"
     /// Where the config, logs and any persistence live.
@@ -13,16 +15,22 @@ public final class Broker: Sendable {
     private let child: Mutex<ChildProcess?>
 
     /// Starts a broker; with `persistence` off, retained messages die with the broker process.
-    public static func start(persistence: Bool = false) async throws -> Broker {
+    /// `listeners` are opened beside the plain anonymous one at `port`, each on a free port of its own.
+    public static func start(persistence: Bool = false, listeners: [Listener] = []) async throws -> Broker {
         let executable = try locateMosquitto()
         let directory = try TemporaryDirectory(prefix: "broker")
         var lastLog = ""
         for _ in 0..<5 {
             let port = try LocalPorts.free()
-            try writeConfig(directory: directory, port: port, persistence: persistence)
+            var listenerPorts: [String: Int] = [:]
+            for listener in listeners { listenerPorts[listener.name] = try LocalPorts.free() }
+            try writeConfig(
+                directory: directory, port: port, persistence: persistence,
+                listeners: listeners.map { ($0, listenerPorts[$0.name] ?? 0) })
             let child = try launch(executable, directory)
-            if try await waitUntilListening(child, port: port) {
-                return Broker(port: port, directory: directory, executable: executable, child: child)
+            if try await waitUntilListening(child, ports: [port] + listenerPorts.values) {
+                return Broker(
+                    port: port, listenerPorts: listenerPorts, directory: directory, executable: executable, child: child)
             }
             lastLog = child.stdout
             child.signal(SIGKILL)
@@ -30,8 +38,11 @@ public final class Broker: Sendable {
         throw TestFailure("mosquitto did not start; last log:\n\(lastLog)")
     }
 
-    private init(port: Int, directory: TemporaryDirectory, executable: String, child: ChildProcess) {
+    private init(
+        port: Int, listenerPorts: [String: Int], directory: TemporaryDirectory, executable: String, child: ChildProcess
+    ) {
         self.port = port
+        self.listenerPorts = listenerPorts
         self.directory = directory
         self.executable = executable
         self.child = Mutex(child)
@@ -48,8 +59,21 @@ public final class Broker: Sendable {
     /// Whether the broker process is running.
     public var isRunning: Bool { child.withLock { $0?.isRunning ?? false } }
 
-    /// The broker's log so far.
-    public var log: String { child.withLock { $0?.stdout ?? "" } }
+    /// The port of the extra listener called `name`.
+    public func port(of name: String) throws -> Int {
+        guard let port = listenerPorts[name] else {
+            throw TestFailure("the broker has no listener \"\(name)\" (it has \(listenerPorts.keys.sorted()))")
+        }
+        return port
+    }
+
+    /// The broker's log so far. mosquitto buffers its stdout, so this reads the log file it flushes line by line.
+    public var log: String {
+        if let data = FileManager.default.contents(atPath: directory.file("mosquitto-file.log")), !data.isEmpty {
+            return String(decoding: data, as: UTF8.self)
+        }
+        return child.withLock { $0?.stdout ?? "" }
+    }
 
     /// Stops the broker with SIGTERM and waits for it to exit.
     public func stop() async throws {
@@ -71,7 +95,7 @@ public final class Broker: Sendable {
         var lastLog = ""
         for _ in 0..<20 {
             let next = try Self.launch(executable, directory)
-            if try await Self.waitUntilListening(next, port: port) {
+            if try await Self.waitUntilListening(next, ports: [port] + listenerPorts.values) {
                 child.withLock { $0 = next }
                 return
             }
@@ -91,9 +115,14 @@ public final class Broker: Sendable {
         return found
     }
 
-    private static func writeConfig(directory: TemporaryDirectory, port: Int, persistence: Bool) throws {
-        var lines = [
+    private static func writeConfig(
+        directory: TemporaryDirectory, port: Int, persistence: Bool, listeners: [(Listener, Int)]
+    ) throws {
+        // With extra listeners, access rules are per listener, so the plain one stays open for checking clients.
+        var lines = listeners.isEmpty ? [] : ["per_listener_settings true"]
+        lines += [
             "listener \(port) 127.0.0.1", "allow_anonymous true", "log_dest stdout",
+            "log_dest file \(directory.file("mosquitto-file.log"))",
             "log_type error", "log_type warning", "log_type notice", "log_type information",
         ]
         if persistence {
@@ -103,6 +132,9 @@ public final class Broker: Sendable {
         }
         // As root mosquitto would switch to the `mosquitto` user, which cannot write the test's folder.
         if getuid() == 0 { lines.append("user root") }
+        for (listener, listenerPort) in listeners {
+            lines += ["listener \(listenerPort) 127.0.0.1"] + listener.settings
+        }
         try directory.write("mosquitto.conf", lines.joined(separator: "\n") + "\n")
     }
 
@@ -112,14 +144,88 @@ public final class Broker: Sendable {
             stdoutPath: directory.file("mosquitto.log"), stderrPath: directory.file("mosquitto.log"))
     }
 
-    /// True once the port accepts connections; false if the broker exited (port taken) first.
-    private static func waitUntilListening(_ child: ChildProcess, port: Int) async throws -> Bool {
+    /// True once every port accepts connections; false if the broker exited (port taken) first.
+    private static func waitUntilListening(_ child: ChildProcess, ports: [Int]) async throws -> Bool {
         let deadline = ContinuousClock.now + .seconds(10)
         while ContinuousClock.now < deadline {
             guard child.isRunning else { return false }
-            if LocalPorts.accepts(port: port) { return child.isRunning }
+            if ports.allSatisfy({ LocalPorts.accepts(port: $0) }) { return child.isRunning }
             try await Task.sleep(for: .milliseconds(10))
         }
-        throw TestFailure("mosquitto on port \(port) did not accept connections within 10 s:\n\(child.stdout)")
+        throw TestFailure("mosquitto on ports \(ports) did not accept connections within 10 s:\n\(child.stdout)")
+    }
+}
+
+extension Broker {
+    /// One more listener on 127.0.0.1: TLS, password-protected, or both.
+    public struct Listener: Sendable {
+        /// How the test finds the listener's port (`Broker.port(of:)`).
+        public var name: String
+        /// `cafile`: the CA that signed client certificates (and, for clients, the server's).
+        public var caFile: String?
+        /// `certfile` and `keyfile`: the server's certificate and key; both set means TLS.
+        public var certFile: String?
+        public var keyFile: String?
+        /// `require_certificate true`: clients must present a certificate signed by `caFile`.
+        public var requireCertificate: Bool
+        /// `allow_anonymous false` with this `password_file`; nil leaves the listener anonymous.
+        public var passwordFile: String?
+
+        /// Creates a listener description; with no TLS files and no password file it is plain and anonymous.
+        public init(
+            name: String, caFile: String? = nil, certFile: String? = nil, keyFile: String? = nil,
+            requireCertificate: Bool = false, passwordFile: String? = nil
+        ) {
+            self.name = name
+            self.caFile = caFile
+            self.certFile = certFile
+            self.keyFile = keyFile
+            self.requireCertificate = requireCertificate
+            self.passwordFile = passwordFile
+        }
+
+        /// A TLS listener with the server's certificate and key.
+        public static func tls(
+            _ name: String, caFile: String, certFile: String, keyFile: String, requireCertificate: Bool = false,
+            passwordFile: String? = nil
+        ) -> Listener {
+            Listener(
+                name: name, caFile: caFile, certFile: certFile, keyFile: keyFile,
+                requireCertificate: requireCertificate, passwordFile: passwordFile)
+        }
+
+        /// A plain listener that only lets in the users of a password file (see `writePasswordFile`).
+        public static func passwords(_ name: String, file: String) -> Listener {
+            Listener(name: name, passwordFile: file)
+        }
+
+        /// The mosquitto settings that follow this listener's `listener` line.
+        var settings: [String] {
+            var lines: [String] = []
+            if let caFile { lines.append("cafile \(caFile)") }
+            if let certFile { lines.append("certfile \(certFile)") }
+            if let keyFile { lines.append("keyfile \(keyFile)") }
+            if requireCertificate { lines.append("require_certificate true") }
+            if let passwordFile {
+                lines += ["allow_anonymous false", "password_file \(passwordFile)"]
+            } else {
+                lines.append("allow_anonymous true")
+            }
+            return lines
+        }
+    }
+
+    /// Writes a mosquitto password file for `users` (name → password) with `mosquitto_passwd`.
+    /// The file is world-readable: mosquitto started as root may drop to another user before reading it.
+    public static func writePasswordFile(_ users: [String: String], to path: String) async throws {
+        let tool = try TestTools.locate("mosquitto_passwd", package: "mosquitto")
+        let logs = try TemporaryDirectory(prefix: "passwd")
+        defer { logs.remove() }
+        var create = true
+        for (user, password) in users.sorted(by: { $0.key < $1.key }) {
+            try await TestTools.run(tool, (create ? ["-b", "-c"] : ["-b"]) + [path, user, password], logs: logs)
+            create = false
+        }
+        chmod(path, 0o644)
     }
 }
