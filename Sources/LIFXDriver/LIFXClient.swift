@@ -104,7 +104,7 @@ public struct LIFXClient: Sendable {
         let rate = RateHeaders(
             limit: response.headers.first(name: "X-RateLimit-Limit").flatMap { Int($0) },
             remaining: response.headers.first(name: "X-RateLimit-Remaining").flatMap { Int($0) },
-            reset: response.headers.first(name: "X-RateLimit-Reset").flatMap { Double($0) })
+            reset: response.headers.first(name: "X-RateLimit-Reset").flatMap { Double($0) }.flatMap { $0.isFinite ? $0 : nil })
         switch response.status.code {
         case 200..<300: return (bytes.isEmpty ? Array("{\"results\":[]}".utf8) : bytes, rate)
         case 401: throw .unauthorized

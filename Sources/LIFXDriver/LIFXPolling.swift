@@ -120,7 +120,8 @@ extension LIFXDriver {
     /// Sleeps; false if cancelled.
     func pause(seconds: Double) async -> Bool {
         do {
-            try await Task.sleep(for: .milliseconds(Int64(max(seconds, 0) * 1000) + 1))
+            let bounded = seconds.isFinite ? min(max(seconds, 0), 86_400) : 60
+            try await Task.sleep(for: .milliseconds(Int64(bounded * 1000) + 1))
             return true
         } catch {
             return false

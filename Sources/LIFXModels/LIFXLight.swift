@@ -86,7 +86,7 @@ public struct LIFXLight: Sendable, Equatable, Decodable {
         let colorContainer = try? container.nestedContainer(keyedBy: ColorKeys.self, forKey: .color)
         color = Color(
             hue: colorContainer?.lenientDouble(.hue) ?? 0, saturation: colorContainer?.lenientDouble(.saturation) ?? 0,
-            kelvin: Int(colorContainer?.lenientDouble(.kelvin) ?? 3500))
+            kelvin: colorContainer?.lenientInt(.kelvin, in: 0...100_000) ?? 3500)
         effect = try? container.decodeIfPresent(String.self, forKey: .effect)
         group = try? container.decodeIfPresent(Reference.self, forKey: .group)
         location = try? container.decodeIfPresent(Reference.self, forKey: .location)
@@ -104,14 +104,14 @@ public struct LIFXLight: Sendable, Equatable, Decodable {
             capabilities.hasMultizone = caps.lenientBool(.hasMultizone) ?? false
             capabilities.hasMatrix = caps.lenientBool(.hasMatrix) ?? false
             capabilities.hasChain = caps.lenientBool(.hasChain) ?? false
-            capabilities.minKelvin = Int(caps.lenientDouble(.minKelvin) ?? 2500)
-            capabilities.maxKelvin = Int(caps.lenientDouble(.maxKelvin) ?? 9000)
+            capabilities.minKelvin = caps.lenientInt(.minKelvin, in: 1000...20_000) ?? 2500
+            capabilities.maxKelvin = caps.lenientInt(.maxKelvin, in: 1000...20_000) ?? 9000
         }
         return Product(
             name: (try? product.decodeIfPresent(String.self, forKey: .name)) ?? "LIFX light",
             identifier: try? product.decodeIfPresent(String.self, forKey: .identifier),
             company: try? product.decodeIfPresent(String.self, forKey: .company),
-            productID: product.lenientDouble(.productID).map(Int.init), capabilities: capabilities)
+            productID: product.lenientInt(.productID, in: 0...1_000_000), capabilities: capabilities)
     }
 
     /// Creates a light (for tests and the optimistic state store).

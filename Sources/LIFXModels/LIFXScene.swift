@@ -21,7 +21,7 @@ public struct LIFXScene: Sendable, Equatable, Decodable {
             if let color = try? container.nestedContainer(keyedBy: ColorKeys.self, forKey: .color) {
                 hue = color.lenientDouble(.hue)
                 saturation = color.lenientDouble(.saturation)
-                kelvin = color.lenientDouble(.kelvin).map { Int($0) }
+                kelvin = color.lenientInt(.kelvin, in: 0...100_000)
             }
         }
     }

@@ -7,6 +7,13 @@ extension KeyedDecodingContainer {
         return nil
     }
 
+    /// A whole number that may be encoded as a number or a string; values outside `range` (or not finite) are
+    /// clamped, so a malformed answer can never trap the conversion.
+    func lenientInt(_ key: Key, in range: ClosedRange<Int>) -> Int? {
+        guard let value = lenientDouble(key), !value.isNaN else { return nil }
+        return Int(min(max(value, Double(range.lowerBound)), Double(range.upperBound)).rounded())
+    }
+
     /// A Boolean that may be encoded as a JSON Boolean, a number or a string.
     func lenientBool(_ key: Key) -> Bool? {
         if let value = try? decodeIfPresent(Bool.self, forKey: key) { return value }

@@ -41,12 +41,14 @@ public struct RateBudget: Sendable, Equatable {
     public mutating func update(limit: Int?, remaining: Int?, reset: Double?) {
         if let limit, limit > 0 { self.limit = limit }
         if let remaining { self.remaining = remaining }
-        if let reset { resetAt = reset }
+        if let reset, reset.isFinite { resetAt = reset }
     }
 
     /// A 429: send nothing until `reset` (or a minute from now if the server did not say).
     public mutating func rateLimited(reset: Double?, now: Double) {
-        let until = max(reset ?? now + 60, now + 0.1)
+        // A reset that is missing, nonsensical or over an hour away (a misbehaving server) means one minute.
+        let sane = reset.flatMap { $0.isFinite && $0 <= now + 3600 ? $0 : nil }
+        let until = max(sane ?? now + 60, now + 0.1)
         blockedUntil = until
         resetAt = until
         remaining = 0

@@ -139,6 +139,18 @@ struct LIFXModelTests {
         #expect(budget.delay(for: purpose, now: now) == delay)
     }
 
+    @Test("a hostile answer cannot trap a conversion", arguments: ["1e300", "-1e300", "\"inf\"", "\"nan\"", "null"])
+    func hostileNumbers(value: String) throws {
+        let json = "[{\"id\":\"x\",\"color\":{\"kelvin\":\(value)},\"product\":{\"name\":\"p\",\"product_id\":\(value),"
+            + "\"capabilities\":{\"min_kelvin\":\(value),\"max_kelvin\":\(value)}}}]"
+        let light = try #require(try JSONDecoder().decode([LIFXLight].self, from: Data(json.utf8)).first)
+        #expect((0...100_000).contains(light.color.kelvin))
+        _ = LightStateMapping.state(of: light)
+        var budget = RateBudget()
+        budget.rateLimited(reset: .infinity, now: 100)
+        #expect(budget.delay(for: .write, now: 100) == 60)
+    }
+
     @Test("after a 429 nothing may be sent before the reset")
     func blocked() {
         var budget = RateBudget()
