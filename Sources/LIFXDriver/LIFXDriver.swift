@@ -31,6 +31,7 @@ public actor LIFXDriver: DeviceDriver {
     var lastWriteDone: [String: ContinuousClock.Instant] = [:]
     var consecutiveFailures = 0
     var status = "starting"
+    var statusDetail: String?
     let writerWake: AsyncStream<Void>.Continuation
     let writerWakeups: AsyncStream<Void>
     var refreshRequested = false

@@ -66,8 +66,9 @@ extension LIFXDriver {
     }
 
     func setStatus(_ newStatus: String, _ detail: String?) {
-        guard newStatus != status || newStatus != "running" else { return }
+        guard newStatus != status || detail != statusDetail else { return }
         status = newStatus
+        statusDetail = detail
         sink.send(.integrationStatus(.lifx, status: newStatus, detail: detail))
     }
 

@@ -15,7 +15,8 @@ public final class MosquittoClient: Sendable {
         /// Topic → latest retained message, in first-publish order so the bridge state goes first.
         var retained: [String: MQTTMessage] = [:]
         var retainedOrder: [String] = []
-        var acknowledged: Set<Int32> = []
+        /// Recently acknowledged message ids, bounded: only the final message's acknowledgement is ever awaited.
+        var acknowledged: [Int32] = []
     }
 
     let handle: MosquittoHandle
@@ -188,7 +189,12 @@ public final class MosquittoClient: Sendable {
         case .message(let topic, let payload, let retained):
             onEvent(.message(topic: topic, payload: payload, retained: retained))
         case .published(let mid):
-            if options.finalMessage != nil { state.withLock { _ = $0.acknowledged.insert(mid) } }
+            if options.finalMessage != nil {
+                state.withLock { state in
+                    state.acknowledged.append(mid)
+                    if state.acknowledged.count > 128 { state.acknowledged.removeFirst(64) }
+                }
+            }
         case .log(let text):
             logger.warning("libmosquitto: \(text)")
         case .threadExited:
