@@ -34,7 +34,10 @@ public actor LIFXDriver: DeviceDriver {
     var statusDetail: String?
     let writerWake: AsyncStream<Void>.Continuation
     let writerWakeups: AsyncStream<Void>
-    var refreshRequested = false
+    /// Wakes the poller early (a `/get`, a refresh request, or after a direct write).
+    var pollWaker: AsyncStream<Void>.Continuation?
+    /// A refresh asked for while a poll was running; the next wait is skipped.
+    var refreshPending = false
 
     /// Creates the driver; nothing is requested until `run()`.
     public init(client: LIFXClient, sink: DeviceEventSink, options: LIFXDriverOptions, logger: Logger) {
@@ -61,7 +64,7 @@ public actor LIFXDriver: DeviceDriver {
         }
         switch command {
         case .refresh:
-            refreshRequested = true
+            requestRefresh()
         case .set(let set):
             if let scene = set.attributes["scene"]?.stringValue {
                 try activateScene(scene)

@@ -131,12 +131,36 @@ extension LIFXDriver {
 
     /// Sleeps until the interval passes or a refresh is requested; false if cancelled.
     func pauseUntilWoken(_ interval: Duration) async -> Bool {
-        let deadline = ContinuousClock.now + interval
-        refreshRequested = false
-        while ContinuousClock.now < deadline, !refreshRequested {
-            guard await pause(seconds: 0.05) else { return false }
+        if refreshPending {
+            refreshPending = false
+            return !Task.isCancelled
         }
-        return true
+        // A fresh stream per wait: the loser of the race below is cancelled, which ends its stream.
+        let (wakeups, waker) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
+        pollWaker = waker
+        defer { pollWaker = nil }
+        return await withTaskGroup(of: Bool.self) { group in
+            group.addTask {
+                do {
+                    try await Task.sleep(for: interval)
+                    return true
+                } catch {
+                    return false
+                }
+            }
+            group.addTask {
+                for await _ in wakeups { return true }
+                return false
+            }
+            let woken = await group.next() ?? false
+            group.cancelAll()
+            return woken && !Task.isCancelled
+        }
+    }
+
+    /// Polls now instead of at the end of the interval.
+    func requestRefresh() {
+        if let pollWaker { pollWaker.yield() } else { refreshPending = true }
     }
 }
 

@@ -15,7 +15,7 @@ extension LIFXDriver {
         case "scenes":
             return .array(scenes.map { scene -> JSONValue in ["name": .string(scene.name), "uuid": .string(scene.uuid)] })
         case "refresh":
-            refreshRequested = true
+            requestRefresh()
             return [:]
         case "validate_color":
             guard let color = payload["color"]?.stringValue else { throw CommandError("lifx/validate_color needs {\"color\": \"…\"}") }
@@ -33,7 +33,7 @@ extension LIFXDriver {
                     ? try await client.toggle(selector, duration: fields["duration"]?.doubleValue)
                     : try await client.delta(selector, fields)
             }
-            refreshRequested = true
+            requestRefresh()
             return .array(results.results.map { result -> JSONValue in ["id": .string(result.id), "status": .string(result.status)] })
         default:
             throw CommandError("unknown request lifx/\(name) (known: scene, scenes, refresh, validate_color, toggle, delta)")

@@ -52,7 +52,9 @@ extension MosquittoClient {
                 let attemptStarted = ContinuousClock.now
                 var loopRC: Int32 = 0
                 repeat {
-                    loopRC = mosquitto_loop(pointer, 100, 1)
+                    // Publishes from other threads wake the loop through libmosquitto's socket pair, so a long
+                    // timeout costs no latency; it only bounds how often an idle bridge wakes up.
+                    loopRC = mosquitto_loop(pointer, 1000, 1)
                     guard loopRC == 0, !state.withLock({ $0.connectedSinceAttempt }) else { continue }
                     // libmosquitto retries a failed non-blocking TLS connect forever without sleeping, so a
                     // refused or silent broker is detected here instead of spinning.

@@ -52,6 +52,17 @@ struct LIFXStateTests {
         try await harness.stop()
     }
 
+    @Test("/get polls at once: a change made in the LIFX app shows up without waiting for the poll interval")
+    func getRefreshes() async throws {
+        let harness = try await LIFXHarness.start(pollInterval: "5m")
+        let topic = "\(harness.base)/lifx_d073d5000005"
+        harness.simulator.updateLight(id: "d073d5000005") { $0.power = true }
+        let mark = harness.client.mark
+        harness.client.publish("\(harness.base)/lifx_d073d5000005/get", "")
+        try await harness.client.waitForMessage(topic: topic, after: mark, timeout: .seconds(5)) { $0.json?["state"] == "ON" }
+        try await harness.stop()
+    }
+
     @Test("a dragged slider costs at most 3 writes and ends at the last value; 10 lights change in one request")
     func coalescing() async throws {
         let harness = try await LIFXHarness.start(
