@@ -32,6 +32,14 @@ public struct DeviceID: Hashable, Sendable, Comparable, Codable, CustomStringCon
         Integration(rawValue: String(rawValue.prefix(while: { $0 != "_" })))!
     }
 
+    /// Whether the id has the shape drivers generate (`<integration>_[group_|account_]<hex>`), as opposed to a
+    /// hand-written name that merely starts with an integration prefix, like `lifx_scenes`.
+    public var isGeneratedShape: Bool {
+        var rest = Substring(rawValue.drop(while: { $0 != "_" }).dropFirst())
+        for kind in ["group_", "account_"] where rest.hasPrefix(kind) { rest = rest.dropFirst(kind.count) }
+        return rest.count >= 8 && rest.allSatisfy(\.isHexDigit)
+    }
+
     /// The identifier text.
     public var description: String { rawValue }
 

@@ -51,7 +51,9 @@ public enum AliasRules {
     /// Returns why an alias is unusable for `device`, or nil if it is fine. Device ids are every device's
     /// default alias, so an alias shaped like a device id is only allowed for that device itself.
     public static func problem(with alias: String, for device: DeviceID) -> String? {
-        if let id = DeviceID(alias), id != device { return "is the id of another device (\(id)); device ids are reserved as default aliases" }
+        if let id = DeviceID(alias), id != device, id.isGeneratedShape {
+            return "is the id of another device (\(id)); device ids are reserved as default aliases"
+        }
         return problem(with: alias)
     }
 

@@ -71,3 +71,17 @@ struct AliasRulesTests {
         #expect(DeviceID.ev3(serial: "0016533F0C1E").integration == .ev3)
     }
 }
+
+@Suite("Aliases shaped like device ids")
+struct GeneratedIDAliasTests {
+    static let own = DeviceID("lifx_d073d5000001")!
+
+    @Test("generated ids of other devices are reserved; names that only start with a prefix are not", arguments: [
+        ("lifx_d073d5000002", false), ("lifx_group_06e3ec50395511e9a0757200055bf1c0", false),
+        ("ble_a4c138aabbcc", false), ("ev3_0016533f0c1e", false), ("lifx_d073d5000001", true),
+        ("lifx_scenes", true), ("lifx_kitchen", true), ("ble_fridge", true), ("lifx_cafe", true),
+    ])
+    func reserved(alias: String, allowed: Bool) {
+        #expect((AliasRules.problem(with: alias, for: Self.own) == nil) == allowed, "\(alias)")
+    }
+}

@@ -72,16 +72,19 @@ struct RequestResponseTests {
 
 @Suite("things2mqtt check-config", .tags(.process), .timeLimit(.minutes(1)))
 struct CheckConfigCommandTests {
-    @Test("a good file prints OK and exits 0 (ours, and config.example.yaml when the repository has one)")
+    @Test("a good file prints OK and exits 0: ours, config.example.yaml and the demo config")
     func goodFiles() async throws {
         let folder = try TemporaryDirectory(prefix: "check")
         defer { folder.remove() }
-        var paths = [try folder.write("good.yaml", TestConfig.yaml(port: 1883, legacy: true))]
-        let example = BridgeProcess.packageRoot + "/config.example.yaml"
-        if FileManager.default.fileExists(atPath: example) { paths.append(example) }
+        let paths = [
+            try folder.write("good.yaml", TestConfig.yaml(port: 1883, legacy: true)),
+            BridgeProcess.packageRoot + "/config.example.yaml",
+            BridgeProcess.packageRoot + "/deploy/demo/config.yaml",
+        ]
         for path in paths {
             let result = try await BridgeProcess.runCommand(
-                ["check-config", "--config", path], environment: ["LIFX_TOKEN": "example-token"])
+                ["check-config", "--config", path],
+                environment: ["LIFX_TOKEN": "example-token", "MQTT_PORT": "1883", "LIFX_API_URL": "http://127.0.0.1:18080/v1"])
             #expect(result.status == 0, "\(path): \(result.stdout)\(result.stderr)")
             #expect(result.stdout.hasPrefix("OK"), "\(path)")
         }
