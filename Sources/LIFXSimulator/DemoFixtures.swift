@@ -6,7 +6,7 @@ extension LIFXCloudSimulator {
     private static let homeID = "f2c1aa82395411e9a0757200055bf1c0"
 
     /// A small home: "Living Room" (3 lights, one white-only), "Bedroom" (2 lights), and the scene "Evening".
-    public static func demo(token: String) -> LIFXCloudSimulator {
+    public static func demo(token: String, rateLimit: Int = 120) -> LIFXCloudSimulator {
         func light(
             _ serial: Int, _ label: String, inLivingRoom: Bool, power: Bool,
             hue: Double = 0, saturation: Double = 0, kelvin: Int = 3500, brightness: Double
@@ -50,7 +50,7 @@ extension LIFXCloudSimulator {
                 SimulatedSceneState(selector: "id:d073d5000004", power: false),
             ]
         )
-        return LIFXCloudSimulator(token: token, lights: lights, scenes: [evening])
+        return LIFXCloudSimulator(token: token, lights: lights, scenes: [evening], rateLimit: rateLimit)
     }
 
     /// `count` lights spread round-robin over `groups` groups, for load tests; ids are "d073d5" plus 6 hex digits.

@@ -25,10 +25,22 @@ struct SimulateLIFX: AsyncParsableCommand {
     @Option(help: "Serve this many generated lights instead of the demo set.")
     var lights: Int?
 
+    @Option(help: "Requests allowed per token per 60 s, as the real cloud's 120.")
+    var rateLimit = 120
+
+    @Option(help: "Delay before every answer, in milliseconds (the real cloud takes hundreds).")
+    var latency = 0
+
+    @Option(help: "Lights (by id) that answer offline, e.g. --offline d073d5000004.")
+    var offline: [String] = []
+
     func run() async throws {
         LoggingSystem.bootstrap(StreamLogHandler.standardError)
         let simulator =
-            lights.map { LIFXCloudSimulator.generated(count: $0, token: token) } ?? LIFXCloudSimulator.demo(token: token)
+            lights.map { LIFXCloudSimulator.generated(count: $0, token: token, rateLimit: rateLimit) }
+            ?? LIFXCloudSimulator.demo(token: token, rateLimit: rateLimit)
+        if latency > 0 { simulator.setLatency(.milliseconds(latency)) }
+        for id in offline { simulator.updateLight(id: id) { $0.connected = false } }
         let bound = try await simulator.start(host: host, port: port)
         FileHandle.standardOutput.write(Data("LIFX cloud simulator listening on http://\(host):\(bound)/v1 (token: \(token))\n".utf8))
         while !Task.isCancelled {
