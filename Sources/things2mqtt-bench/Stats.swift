@@ -1,3 +1,5 @@
+import Foundation
+
 /// Percentiles of a sample of durations, printed in milliseconds.
 struct LatencySample {
     var values: [Double] = []
@@ -28,5 +30,3 @@ func residentMiB(pid: Int32) -> Double? {
     else { return nil }
     return kb / 1024
 }
-
-import Foundation

@@ -1,6 +1,6 @@
 import BridgeConfig
 import BridgeCore
-
+import Foundation
 /// One retained Home Assistant discovery config.
 struct DiscoveryMessage: Equatable {
     var topic: String
@@ -129,5 +129,3 @@ struct DiscoveryBuilder {
         return trimmed.isEmpty ? "device" : trimmed
     }
 }
-
-import Foundation
