@@ -1,6 +1,7 @@
 import BridgeConfig
 import BridgeCore
 import Foundation
+
 /// One retained Home Assistant discovery config.
 struct DiscoveryMessage: Equatable {
     var topic: String
