@@ -6,18 +6,36 @@ import Logging
 extension BridgeService {
     func handleRequest(_ name: String, payload: [UInt8]) async {
         let text = String(decoding: payload, as: UTF8.self).trimmingWhitespace
+        var fields: [String: JSONValue] = [:]
         var transaction: JSONValue?
-        let result: Result<JSONValue, CommandError>
-        if text.isEmpty {
-            result = await answer(name, [:])
-        } else if let object = JSONValue.parse(Array(text.utf8))?.objectValue {
+        if !text.isEmpty {
+            guard let object = JSONValue.parse(Array(text.utf8))?.objectValue else {
+                respond(name, transaction: nil, .failure(CommandError("payload must be a JSON object")))
+                return
+            }
             transaction = object["transaction"]
-            var fields = object
+            fields = object
             fields["transaction"] = nil
-            result = await answer(name, fields)
-        } else {
-            result = .failure(CommandError("payload must be a JSON object"))
         }
+        if let (driver, request) = integrationRequest(name) {
+            // A driver may need the network to answer; the bridge keeps handling other messages meanwhile.
+            let payload = fields
+            Task {
+                let result: Result<JSONValue, CommandError>
+                do throws(CommandError) {
+                    result = .success(try await driver.handleRequest(request, payload: payload))
+                } catch {
+                    result = .failure(error)
+                }
+                self.respond(name, transaction: transaction, result)
+            }
+            return
+        }
+        respond(name, transaction: transaction, await answer(name, fields))
+    }
+
+    /// Publishes `bridge/response/<name>`.
+    func respond(_ name: String, transaction: JSONValue?, _ result: Result<JSONValue, CommandError>) {
         var response: [String: JSONValue]
         switch result {
         case .success(let data): response = ["status": "ok", "data": data]
@@ -29,6 +47,15 @@ extension BridgeService {
         publishJSON(topics.response(name), .object(response), retain: false, qos: 1)
     }
 
+    /// The driver and its request name for `<integration>/<name>` requests of running integrations.
+    private func integrationRequest(_ name: String) -> (any DeviceDriver, String)? {
+        let parts = name.split(separator: "/", maxSplits: 1).map(String.init)
+        guard parts.count == 2, let integration = Integration(rawValue: parts[0]), let driver = drivers[integration] else {
+            return nil
+        }
+        return (driver, parts[1])
+    }
+
     private func answer(_ name: String, _ fields: [String: JSONValue]) async -> Result<JSONValue, CommandError> {
         do throws(CommandError) {
             switch name {
@@ -37,14 +64,10 @@ extension BridgeService {
             case "device/remove": return .success(try await remove(fields))
             case "options": return .success(try setOptions(fields))
             default:
-                let parts = name.split(separator: "/", maxSplits: 1).map(String.init)
-                guard parts.count == 2, let integration = Integration(rawValue: parts[0]) else {
-                    throw CommandError("unknown request \"\(name)\"")
-                }
-                guard let driver = drivers[integration] else {
+                if let integration = Integration(rawValue: String(name.prefix { $0 != "/" })), name.contains("/") {
                     throw CommandError("the \(integration.rawValue) integration is not enabled")
                 }
-                return .success(try await driver.handleRequest(parts[1], payload: fields))
+                throw CommandError("unknown request \"\(name)\"")
             }
         } catch {
             return .failure(error)

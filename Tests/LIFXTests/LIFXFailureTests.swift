@@ -74,6 +74,23 @@ struct LIFXFailureTests {
         #expect(try await harness.stop() == 0)
     }
 
+    @Test("a slow cloud answer to a request does not hold up the bridge")
+    func slowRequestDoesNotBlock() async throws {
+        let harness = try await LIFXHarness.start()
+        harness.simulator.setLatency(.seconds(3))
+        let mark = harness.client.mark
+        harness.client.publish("\(harness.base)/bridge/request/lifx/validate_color", ##"{"color":"#00ff00","transaction":1}"##)
+        harness.client.publish("\(harness.base)/bridge/request/health_check", #"{"transaction":2}"#)
+        let health = try await harness.client.waitForMessage(topic: "\(harness.base)/bridge/response/health_check", after: mark)
+        #expect(health.json?["status"] == "ok")
+        #expect(harness.client.messages(on: "\(harness.base)/bridge/response/lifx/validate_color").isEmpty)
+        let color = try await harness.client.waitForMessage(topic: "\(harness.base)/bridge/response/lifx/validate_color", after: mark)
+        #expect(color.json?["status"] == "ok" && color.json?["transaction"] == 1)
+        #expect(color.json?["data"]?["hue"] == 120)
+        harness.simulator.setLatency(.zero)
+        try await harness.stop()
+    }
+
     @Test("the token never appears in logs, bridge/info or events")
     func tokenStaysSecret() async throws {
         let harness = try await LIFXHarness.start(logLevel: "trace")
