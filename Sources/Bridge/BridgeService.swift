@@ -54,6 +54,9 @@ public actor BridgeService: Service {
         logger.info("Bridge stopped")
     }
 
+    /// Returns once the bridge's queue has turned to this call: proof of life for a watchdog.
+    public func ping() {}
+
     private func start() {
         publishJSON(topics.bridgeState, ["state": "online"], retain: true, qos: 1)
         transport.subscribe(topics.base + "/#", qos: config.mqtt.qos)

@@ -1,6 +1,7 @@
 import Bridge
 public import BridgeConfig
 public import BridgeCore
+import Foundation
 import Logging
 import Mosquitto
 import ServiceLifecycle
@@ -40,6 +41,11 @@ public struct BridgeRunner {
         let services: [any Service] =
             [MQTTService(client: client)] + drivers.map { DriverService(driver: $0) as any Service }
             + [bridge, ReloadService(configPath: configPath, inbox: inbox, logger: logger)]
+            + [
+                SystemdNotifier(
+                    environment: ProcessInfo.processInfo.environment, isConnected: { client.isConnected },
+                    bridgeResponds: { await bridge.ping() })
+            ]
         logger.info(
             "Starting things2mqtt",
             metadata: ["version": "\(version)", "broker": "\(config.mqtt.server)", "base_topic": "\(config.mqtt.baseTopic)"])

@@ -9,16 +9,18 @@ public final class BridgeProcess: Sendable {
     /// The running binary.
     public let child: ChildProcess
 
-    /// Writes `config` (and any `files`, by name) to a fresh folder and runs `things2mqtt run --config …`.
-    public static func start(config: String, files: [String: String] = [:], arguments: [String] = []) throws
-        -> BridgeProcess
-    {
+    /// Writes `config` (and any `files`, by name) to a fresh folder and runs `things2mqtt run --config …`;
+    /// `environment` is added to this process's environment.
+    public static func start(
+        config: String, files: [String: String] = [:], arguments: [String] = [], environment: [String: String] = [:]
+    ) throws -> BridgeProcess {
         let directory = try TemporaryDirectory(prefix: "bridge")
         for (name, text) in files { try directory.write(name, text) }
         let configPath = try directory.write("config.yaml", config)
         let child = try ChildProcess(
             executable: try binaryPath(), arguments: ["run", "--config", configPath] + arguments,
-            stdoutPath: directory.file("stdout.log"), stderrPath: directory.file("stderr.log"))
+            stdoutPath: directory.file("stdout.log"), stderrPath: directory.file("stderr.log"),
+            environment: ProcessInfo.processInfo.environment.merging(environment) { _, added in added })
         return BridgeProcess(directory: directory, configPath: configPath, child: child)
     }
 
