@@ -48,13 +48,15 @@ public actor LIFXDriver: DeviceDriver {
         (writerWakeups, writerWake) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
     }
 
-    /// Polls and writes until cancelled.
+    /// Polls and writes until cancelled, then sends what is still pending.
     public func run() async throws {
         await withTaskGroup(of: Void.self) { group in
             group.addTask { await self.pollLoop() }
             group.addTask { await self.writeLoop() }
             await group.waitForAll()
         }
+        // A new task is not cancelled with this one, so accepted commands still reach the cloud on shutdown.
+        await Task { await self.flushBeforeExit(within: .seconds(3)) }.value
     }
 
     /// Applies a command optimistically and queues the API write.

@@ -25,6 +25,19 @@ extension LIFXDriver {
         }
     }
 
+    /// Sends pending operations for a bounded time, unless the rate limit forbids it; says what was left.
+    func flushBeforeExit(within limit: Duration) async {
+        let deadline = ContinuousClock.now + limit
+        while !pending.isEmpty, ContinuousClock.now < deadline,
+            budget.delay(for: .write, now: Date().timeIntervalSince1970) == nil
+        {
+            _ = await send(pending.takeNext())
+        }
+        if !pending.isEmpty {
+            logger.warning("LIFX commands not sent before shutdown", metadata: ["lights": "\(pending.selectors.count)"])
+        }
+    }
+
     /// Sends one request's worth; returns false if cancelled while backing off.
     private func send(_ batch: [(selector: String, operation: LIFXOperation)]) async -> Bool {
         let touched = batch.flatMap { lightIDs(for: $0.selector) }

@@ -56,6 +56,23 @@ struct LIFXCommandTests {
         #expect(try await harness.stop() == 0)
     }
 
+    @Test("a command accepted just before SIGTERM still reaches the cloud")
+    func flushOnShutdown() async throws {
+        let harness = try await LIFXHarness.start()
+        harness.simulator.clearRequests()
+        harness.set("lifx_d073d5000004", #"{"state":"ON"}"#)
+        _ = try await harness.requests { $0.method == "PUT" }
+        // The second write is held back by the write spacing, so it is still pending when SIGTERM arrives.
+        let mark = harness.client.mark
+        harness.set("lifx_d073d5000004", #"{"brightness":200}"#)
+        try await harness.client.waitForMessage(topic: "\(harness.base)/lifx_d073d5000004", after: mark) { $0.json?["brightness"] == 200 }
+        #expect(try await harness.bridge.terminate() == 0)
+        let second = try await harness.requests(count: 2) { $0.method == "PUT" }
+        #expect(second.last?.json == ["power": "on", "brightness": 0.7843])
+        await harness.client.close()
+        try await harness.simulator.stop()
+    }
+
     @Test("TOGGLE turns a lit light off, and the state is published at once")
     func toggleIsOptimistic() async throws {
         let harness = try await LIFXHarness.start()
