@@ -20,7 +20,7 @@ struct DiscoveryBuilder {
     var bridgeIdentifier: String { bridgeNodeID }
 
     var origin: JSONValue {
-        ["name": "things2mqtt", "sw_version": .string(version), "support_url": "https://github.com/things2mqtt/things2mqtt"]
+        ["name": "things2mqtt", "sw_version": .string(version)]
     }
 
     /// The bridge's own device with its connectivity sensor.
