@@ -3,7 +3,7 @@ import Foundation
 import Logging
 import TestSupport
 
-/// Prints the performance figures of things2mqtt: run with `swift run -c release things2mqtt-bench`.
+/// Prints the performance figures of things2mqtt: `swift build -c release && .build/release/things2mqtt-bench`.
 @main
 struct Bench: AsyncParsableCommand {
     static let configuration = CommandConfiguration(commandName: "things2mqtt-bench", abstract: "Measure things2mqtt.")
@@ -17,7 +17,7 @@ struct Bench: AsyncParsableCommand {
     func run() async throws {
         LoggingSystem.bootstrap { _ in SwiftLogNoOpLogHandler() }
         let broker = try await Broker.start()
-        print("things2mqtt benchmark (mosquitto on 127.0.0.1:\(broker.port))")
+        print("things2mqtt benchmark (mosquitto on 127.0.0.1:\(broker.port), daemon \(try BridgeProcess.binaryPath()))")
         let spine = SpineBench(broker: broker)
         let rtt = try await spine.brokerRoundTrip(samples: samples)
         print("broker round trip (publish → receive, QoS 1):   \(rtt.summary)")
