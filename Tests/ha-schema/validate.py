@@ -129,19 +129,11 @@ class Validator:
             device = payload["device"]
             for key in list(device):
                 device[self.abbr.DEVICE_ABBREVIATIONS.get(key, key)] = device.pop(key)
-        if "origin" in payload:
+        if isinstance(payload.get("origin"), dict):
             origin = payload["origin"]
-            try:
-                for key in list(origin):
-                    origin[self.abbr.ORIGIN_ABBREVIATIONS.get(key, key)] = origin.pop(
-                        key
-                    )
-                self.discovery.MQTT_ORIGIN_INFO_SCHEMA(payload["origin"])
-            except Exception as err:  # noqa: BLE001
-                raise Rejected(
-                    f"Unable to parse origin information from discovery message "
-                    f"({_error_text(err)}), HA drops the message"
-                ) from err
+            for key in list(origin):
+                origin[self.abbr.ORIGIN_ABBREVIATIONS.get(key, key)] = origin.pop(key)
+        self._check_origin(payload)
         if "availability" in payload:
             entries = payload["availability"]
             for entry in entries if isinstance(entries, list) else [entries]:
