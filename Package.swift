@@ -36,6 +36,7 @@ let package = Package(
             name: "Mosquitto",
             dependencies: [
                 "CMosquitto",
+                "BridgeCore",
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strictSettings

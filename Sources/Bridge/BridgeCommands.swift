@@ -26,10 +26,17 @@ extension BridgeService {
         }
     }
 
+    /// Refuses a command before parsing it (e.g. its payload was too large to keep).
+    func refuseCommand(_ target: CommandTopic, _ error: CommandError) {
+        let record = lookup(target.alias)
+        reject(alias: record?.alias ?? target.alias, id: record?.id, error)
+    }
+
     private func reject(alias: String, id: DeviceID?, _ error: CommandError) {
-        logger.warning("Command refused", metadata: ["alias": "\(alias)", "error": "\(error.message)"])
+        warnRepeated(
+            "refused commands", source: alias, "Command refused", metadata: ["alias": "\(alias)", "error": "\(error.message)"])
         var data: [String: JSONValue] = ["alias": .string(alias), "error": .string(error.message)]
         if let id { data["id"] = .string(id.rawValue) }
-        publishEvent("command_failed", data)
+        publishRepeatedEvent("command_failed", source: alias, data)
     }
 }

@@ -32,8 +32,11 @@ extension BridgeService {
             scheduleInventory()
         case .commandFailed(let id, let reason):
             let alias = devices[id]?.alias ?? id.rawValue
-            logger.warning("Command failed", metadata: ["device.id": "\(id)", "alias": "\(alias)", "error": "\(reason)"])
-            publishEvent("command_failed", ["id": .string(id.rawValue), "alias": .string(alias), "error": .string(reason)])
+            warnRepeated(
+                "failed commands", source: alias, "Command failed",
+                metadata: ["device.id": "\(id)", "alias": "\(alias)", "error": "\(reason)"])
+            publishRepeatedEvent(
+                "command_failed", source: alias, ["id": .string(id.rawValue), "alias": .string(alias), "error": .string(reason)])
         case .integrationStatus(let integration, let status, let detail):
             let previous = integrationStatus[integration]
             guard previous?.status != status || previous?.detail != detail else { return }

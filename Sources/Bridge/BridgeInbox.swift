@@ -1,5 +1,6 @@
 public import BridgeConfig
 public import BridgeCore
+import Synchronization
 
 /// Everything the bridge reacts to, in one ordered queue.
 public enum BridgeInput: Sendable {
@@ -10,6 +11,8 @@ public enum BridgeInput: Sendable {
     /// Re-reading the configuration failed; the old one stays.
     case reloadFailed(String)
     case timer(BridgeTimer)
+    /// Broker messages the inbox refused since the last report.
+    case refused([InboxRefusal])
 }
 
 /// Work the bridge scheduled for itself.
@@ -18,28 +21,103 @@ public enum BridgeTimer: Sendable {
     case discoveryWindowClosed
     case republishAfterBirth
     case rediscover(DeviceID)
+    case flushSummaries
 }
 
-/// The bridge's single input queue; drivers, the transport and signal handlers only enqueue.
+/// The bridge's single input queue: the one hop from the MQTT network thread, drivers and signal handlers
+/// into the bridge. Producers never block (a short lock, no allocation beyond the entry); broker messages
+/// are bounded and refused past the bound, driver state is merged per device, everything else is kept.
 public final class BridgeInbox: Sendable {
-    let stream: AsyncStream<BridgeInput>
-    private let continuation: AsyncStream<BridgeInput>.Continuation
+    private struct State {
+        var queue: InboxQueue
+        var waiter: CheckedContinuation<BridgeInput?, Never>?
+        var filter: InboxFilter?
+
+        /// The waiting consumer, if the queue now has something for it.
+        mutating func takeWaiter() -> CheckedContinuation<BridgeInput?, Never>? {
+            queue.isEmpty ? nil : waiter.take()
+        }
+    }
+
+    private let state: Mutex<State>
+    /// The bounds this inbox enforces.
+    public let limits: InboxLimits
 
     /// Creates an empty inbox.
-    public init() {
-        (stream, continuation) = AsyncStream.makeStream(of: BridgeInput.self)
+    public init(limits: InboxLimits = InboxLimits()) {
+        self.limits = limits
+        state = Mutex(State(queue: InboxQueue(limits: limits)))
     }
 
-    /// Enqueues an input; never blocks.
-    public func send(_ input: BridgeInput) { continuation.yield(input) }
+    /// Enqueues an input that is never refused; driver state merges into the device's waiting change.
+    public func send(_ input: BridgeInput) {
+        let waiter = state.withLock { state -> CheckedContinuation<BridgeInput?, Never>? in
+            state.queue.push(input)
+            return state.takeWaiter()
+        }
+        waiter?.resume(returning: nextInput())
+    }
+
+    /// Enqueues a broker message unless it is irrelevant or a bound is reached; returns whether it was queued.
+    @discardableResult
+    public func offer(_ message: InboundMessage) -> Bool {
+        let (accepted, waiter) = state.withLock { state -> (Bool, CheckedContinuation<BridgeInput?, Never>?) in
+            if let filter = state.filter, !filter.isRelevant(message) { return (false, nil) }
+            let accepted = state.queue.offer(message)
+            return (accepted, state.takeWaiter())
+        }
+        waiter?.resume(returning: nextInput())
+        return accepted
+    }
+
+    /// Drops retained replays the bridge would ignore anyway, before they take room in the queue.
+    func install(_ filter: InboxFilter) { state.withLock { $0.filter = filter } }
 
     /// A sink for one driver's events.
-    public var deviceSink: DeviceEventSink {
-        DeviceEventSink { [continuation] event in continuation.yield(.device(event)) }
+    public var deviceSink: DeviceEventSink { DeviceEventSink { [self] event in send(.device(event)) } }
+
+    /// Where the MQTT client delivers, on its network thread.
+    public var transportHandler: @Sendable (TransportEvent) -> Void {
+        { [self] event in
+            if case .message(let message) = event { offer(message) } else { send(.transport(event)) }
+        }
     }
 
-    /// A handler for transport events.
-    public var transportHandler: @Sendable (TransportEvent) -> Void {
-        { [continuation] event in continuation.yield(.transport(event)) }
+    /// The inputs in order, for the bridge's one consumer; ends when the consuming task is cancelled.
+    public var inputs: Inputs { Inputs(inbox: self) }
+
+    /// Waits for the next input; nil once the waiting task is cancelled.
+    func next() async -> BridgeInput? {
+        if let input = nextInput() { return input }
+        return await withTaskCancellationHandler {
+            await withCheckedContinuation { continuation in
+                let ready = state.withLock { state -> Bool in
+                    if !state.queue.isEmpty || Task.isCancelled { return true }
+                    state.waiter = continuation
+                    return false
+                }
+                if ready { continuation.resume(returning: nextInput()) }
+            }
+        } onCancel: {
+            state.withLock { $0.waiter.take() }?.resume(returning: nil)
+        }
+    }
+
+    private func nextInput() -> BridgeInput? { state.withLock { $0.queue.pop() } }
+
+    /// An `AsyncSequence` over the inbox's inputs.
+    public struct Inputs: AsyncSequence, Sendable {
+        let inbox: BridgeInbox
+
+        /// Creates the iterator.
+        public func makeAsyncIterator() -> Iterator { Iterator(inbox: inbox) }
+
+        /// Pulls inputs one at a time.
+        public struct Iterator: AsyncIteratorProtocol {
+            let inbox: BridgeInbox
+
+            /// The next input, or nil when the consumer was cancelled.
+            public mutating func next() async -> BridgeInput? { await inbox.next() }
+        }
     }
 }

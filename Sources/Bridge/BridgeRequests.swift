@@ -41,7 +41,8 @@ extension BridgeService {
         case .success(let data): response = ["status": "ok", "data": data]
         case .failure(let error):
             response = ["status": "error", "data": [:], "error": .string(error.message)]
-            logger.warning("Request failed", metadata: ["request": "\(name)", "error": "\(error.message)"])
+            warnRepeated(
+                "failed requests", source: name, "Request failed", metadata: ["request": "\(name)", "error": "\(error.message)"])
         }
         if let transaction { response["transaction"] = transaction }
         publishJSON(topics.response(name), .object(response), retain: false, qos: 1)

@@ -24,6 +24,8 @@ public actor BridgeService: Service {
     var restartRequired: [String] = []
     var inventoryScheduled = false
     var discovery: DiscoveryState
+    var summarizer = RepeatSummarizer()
+    var summaryFlushScheduled = false
 
     /// Creates the bridge; it starts publishing when `run()` is called.
     public init(
@@ -40,6 +42,7 @@ public actor BridgeService: Service {
         self.topics = Topics(base: config.mqtt.baseTopic)
         self.savedAliases = options.savedAliases
         self.discovery = DiscoveryState()
+        inbox.install(InboxFilter(config: config))
         for integration in Integration.allCases {
             integrationStatus[integration] = (drivers.contains { $0.integration == integration } ? "starting" : "disabled", nil)
         }
@@ -48,7 +51,7 @@ public actor BridgeService: Service {
     /// Publishes the bridge's retained topics, then handles inputs until graceful shutdown.
     public func run() async throws {
         start()
-        for await input in inbox.stream.cancelOnGracefulShutdown() {
+        for await input in inbox.inputs.cancelOnGracefulShutdown() {
             await handle(input)
         }
         logger.info("Bridge stopped")
@@ -82,6 +85,7 @@ public actor BridgeService: Service {
             logger.error("Config reload failed; keeping the running config", metadata: ["errors": "\(errors)"])
             publishEvent("config_reload_failed", ["errors": .string(errors)])
         case .timer(let timer): await handleTimer(timer)
+        case .refused(let refusals): reportRefusals(refusals)
         }
     }
 
@@ -99,6 +103,8 @@ public actor BridgeService: Service {
             republishAfterBirth()
         case .rediscover(let id):
             if let record = devices[id] { publishDiscovery(for: record) }
+        case .flushSummaries:
+            flushSummaries()
         }
     }
 
@@ -115,6 +121,15 @@ public actor BridgeService: Service {
         }
         // Retained commands would replay at every start; only live messages are commands.
         guard !message.retained else { return }
+        if let size = message.droppedPayloadSize {
+            let error = CommandError("payload of \(size) bytes is larger than the limit of \(inbox.limits.payloadBytes) bytes")
+            if let name = topics.requestName(message.topic) {
+                respond(name, transaction: nil, .failure(error))
+            } else if let target = CommandTopic.parse(message.topic, base: topics.base) {
+                refuseCommand(target, error)
+            }
+            return
+        }
         if let name = topics.requestName(message.topic) {
             await handleRequest(name, payload: message.payload)
         } else if let target = CommandTopic.parse(message.topic, base: topics.base) {

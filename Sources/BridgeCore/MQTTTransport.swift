@@ -4,12 +4,15 @@ public struct InboundMessage: Sendable {
     public var payload: [UInt8]
     /// Set when the broker replayed a retained message rather than a live publish.
     public var retained: Bool
+    /// The size of a payload too large to keep: `payload` is then empty and the sender gets an error.
+    public var droppedPayloadSize: Int?
 
     /// Creates an inbound message.
-    public init(topic: String, payload: [UInt8], retained: Bool) {
+    public init(topic: String, payload: [UInt8], retained: Bool, droppedPayloadSize: Int? = nil) {
         self.topic = topic
         self.payload = payload
         self.retained = retained
+        self.droppedPayloadSize = droppedPayloadSize
     }
 }
 

@@ -1,41 +1,53 @@
+import BridgeCore
 import CMosquitto
+import Synchronization
 
-/// What the C callbacks hand over; they run on the network thread and only enqueue these.
-enum RawEvent: Sendable {
+/// What the connection-level callbacks leave for the network thread to act on after the current loop turn.
+enum ControlEvent: Sendable {
     case connect(Int32)
     case disconnect(Int32)
-    case message(topic: String, payload: [UInt8], retained: Bool)
     case published(Int32)
+    case unsubscribed(Int32)
     /// A warning or error the library logged (e.g. OpenSSL's reason for a failed handshake).
     case log(String)
-    case threadExited
 }
 
-/// The user-data object given to libmosquitto: it holds nothing but the queue into Swift.
+/// The user-data object given to libmosquitto. The C callbacks run on the network thread and only enqueue:
+/// messages go straight to the owner's bounded queue, connection events to `control` for the loop to drain.
 final class CallbackBox: Sendable {
-    let continuation: AsyncStream<RawEvent>.Continuation
+    let deliver: @Sendable (TransportEvent) -> Void
+    let control = Mutex<[ControlEvent]>([])
 
-    init(continuation: AsyncStream<RawEvent>.Continuation) { self.continuation = continuation }
+    init(deliver: @escaping @Sendable (TransportEvent) -> Void) { self.deliver = deliver }
 
     static func from(_ pointer: UnsafeMutableRawPointer?) -> CallbackBox? {
         guard let pointer else { return nil }
         return Unmanaged<CallbackBox>.fromOpaque(pointer).takeUnretainedValue()
     }
 
-    /// Installs the callbacks; each one only yields an event.
+    func enqueue(_ event: ControlEvent) { control.withLock { $0.append(event) } }
+
+    /// Takes the connection events enqueued so far, oldest first.
+    func drainControl() -> [ControlEvent] {
+        control.withLock { events in
+            defer { events.removeAll(keepingCapacity: true) }
+            return events
+        }
+    }
+
+    /// Installs the callbacks; each one only enqueues.
     static func install(on handle: OpaquePointer) {
-        mosquitto_connect_callback_set(handle) { _, userdata, rc in
-            CallbackBox.from(userdata)?.continuation.yield(.connect(rc))
-        }
+        mosquitto_connect_callback_set(handle) { _, userdata, rc in CallbackBox.from(userdata)?.enqueue(.connect(rc)) }
         mosquitto_disconnect_callback_set(handle) { _, userdata, rc in
-            CallbackBox.from(userdata)?.continuation.yield(.disconnect(rc))
+            CallbackBox.from(userdata)?.enqueue(.disconnect(rc))
         }
-        mosquitto_publish_callback_set(handle) { _, userdata, mid in
-            CallbackBox.from(userdata)?.continuation.yield(.published(mid))
+        mosquitto_publish_callback_set(handle) { _, userdata, mid in CallbackBox.from(userdata)?.enqueue(.published(mid)) }
+        mosquitto_unsubscribe_callback_set(handle) { _, userdata, mid in
+            CallbackBox.from(userdata)?.enqueue(.unsubscribed(mid))
         }
         mosquitto_log_callback_set(handle) { _, userdata, level, text in
             guard level & Int32(MOSQ_LOG_ERR | MOSQ_LOG_WARNING) != 0, let text else { return }
-            CallbackBox.from(userdata)?.continuation.yield(.log(String(cString: text)))
+            CallbackBox.from(userdata)?.enqueue(.log(String(cString: text)))
         }
         mosquitto_message_callback_set(handle) { _, userdata, message in
             guard let box = CallbackBox.from(userdata), let message = message?.pointee, let topic = message.topic else {
@@ -45,7 +57,7 @@ final class CallbackBox: Sendable {
             if let bytes = message.payload, message.payloadlen > 0 {
                 payload = Array(UnsafeRawBufferPointer(start: bytes, count: Int(message.payloadlen)))
             }
-            box.continuation.yield(.message(topic: String(cString: topic), payload: payload, retained: message.retain))
+            box.deliver(.message(InboundMessage(topic: String(cString: topic), payload: payload, retained: message.retain)))
         }
     }
 }

@@ -1,44 +1,56 @@
+public import BridgeCore
 import CMosquitto
 import Foundation
 public import Logging
 import Synchronization
 
-/// An MQTT client on libmosquitto. The network loop runs on its own thread; callers never block.
-/// It keeps its subscriptions and every retained message it published, and restores both after
-/// each reconnect, so a broker without persistence gets the latest state back.
-public final class MosquittoClient: Sendable {
+/// An MQTT client on libmosquitto. The network loop runs on its own thread and hands every event to the
+/// owner's `deliver` function right there (one hop, so it must only enqueue); publishers never block.
+/// It keeps its subscriptions and every retained message it published, and restores both after each
+/// reconnect, so a broker without persistence gets the latest state back.
+public final class MosquittoClient: MQTTTransport {
     struct State {
         var connected = false
         var stopRequested = false
+        var stopDeadline: ContinuousClock.Instant?
         var connectedSinceAttempt = false
         var subscriptions: [String: Int] = [:]
         /// Topic → latest retained message, in first-publish order so the bridge state goes first.
         var retained: [String: MQTTMessage] = [:]
         var retainedOrder: [String] = []
-        /// Recently acknowledged message ids, bounded: only the final message's acknowledgement is ever awaited.
+        /// The final message's id once sent, and recently acknowledged ids (bounded) in case the ack came first.
+        var finalMID: Int32?
         var acknowledged: [Int32] = []
+        /// Unsubscribes sent at shutdown whose UNSUBACK has not arrived yet.
+        var closingUnsubscribes: Set<Int32> = []
+        /// UNSUBACKs that arrived before their ids were recorded above.
+        var acknowledgedUnsubscribes: Set<Int32> = []
     }
 
     let handle: MosquittoHandle
     let options: MosquittoOptions
     let logger: Logger
     let state = Mutex(State())
-    private let box: CallbackBox
-    private let rawEvents: AsyncStream<RawEvent>
-    private let onEvent: @Sendable (MQTTClientEvent) -> Void
+    let box: CallbackBox
+    /// Raised when the final message was acknowledged by the broker.
+    let finalAcknowledged = Latch()
+    /// Raised when the broker confirmed the shutdown's unsubscribes: nothing more is on its way in.
+    let inflowStopped = Latch()
+    /// Raised when the network thread has ended (after flushing DISCONNECT, or giving up at the deadline).
+    let threadEnded = Latch()
+    private let started = Mutex(false)
 
     private static let libraryReady: Bool = {
         mosquitto_lib_init()
         return true
     }()
 
-    /// Creates a client; nothing connects until `run()`.
+    /// Creates a client; nothing connects until `run()`. `deliver` runs on the network thread: it must not block.
     public init(
-        options: MosquittoOptions, logger: Logger, onEvent: @escaping @Sendable (MQTTClientEvent) -> Void
+        options: MosquittoOptions, logger: Logger, deliver: @escaping @Sendable (TransportEvent) -> Void
     ) throws(MosquittoError) {
         _ = Self.libraryReady
-        let (stream, continuation) = AsyncStream.makeStream(of: RawEvent.self)
-        let box = CallbackBox(continuation: continuation)
+        let box = CallbackBox(deliver: deliver)
         let userdata = Unmanaged.passRetained(box).toOpaque()
         guard let pointer = mosquitto_new(options.clientID, true, userdata) else {
             Unmanaged<CallbackBox>.fromOpaque(userdata).release()
@@ -46,10 +58,8 @@ public final class MosquittoClient: Sendable {
         }
         self.handle = MosquittoHandle(pointer: pointer)
         self.box = box
-        self.rawEvents = stream
         self.options = options
         self.logger = logger
-        self.onEvent = onEvent
         CallbackBox.install(on: pointer)
         do {
             try configure()
@@ -66,32 +76,69 @@ public final class MosquittoClient: Sendable {
         Unmanaged.passUnretained(box).release()
     }
 
-    /// Runs the network thread and handles its events until `shutdown()` completes or the task is cancelled.
+    /// Runs the network thread until it ends after `shutdown()`. Cancelling the caller asks for a stop but
+    /// still waits (bounded) for the DISCONNECT to be flushed, so the broker never publishes the will.
     public func run() async {
-        let thread = Thread { [self] in networkLoop() }
+        let first = started.withLock { started in
+            defer { started = true }
+            return !started
+        }
+        guard first else { return }
+        let thread = Thread { [self] in
+            networkLoop()
+            threadEnded.raise()
+        }
         thread.name = "mosquitto"
         thread.start()
+        // The loop itself gives up at the stop deadline, so this wait is bounded once a stop was asked for.
         await withTaskCancellationHandler {
-            for await event in rawEvents {
-                if case .threadExited = event { break }
-                process(event)
-            }
+            _ = await threadEnded.wait()
         } onCancel: {
-            requestStop()
+            requestStop(within: .seconds(2))
         }
     }
 
-    /// Publishes the final message (waiting for the broker's acknowledgement), then disconnects.
-    public func shutdown(timeout: Duration = .seconds(3)) async {
-        if let final = options.finalMessage, state.withLock({ $0.connected }) {
-            if let mid = send(final) {
-                let deadline = ContinuousClock.now + timeout
-                while ContinuousClock.now < deadline, !state.withLock({ $0.acknowledged.contains(mid) }) {
-                    try? await Task.sleep(for: .milliseconds(5))
-                }
+    /// Stops the inflow, publishes the final message and waits for its acknowledgement, then disconnects and
+    /// waits for the network thread to flush the DISCONNECT; all within `timeout`.
+    ///
+    /// The inflow stops first because closing a socket with unread data in it sends a TCP reset, and a reset
+    /// makes the broker drop the DISCONNECT it had not read yet and publish the will after all.
+    public func shutdown(timeout: Duration = .seconds(2)) async {
+        let deadline = ContinuousClock.now + timeout
+        if isConnected {
+            await stopInflow(until: ContinuousClock.now + timeout / 2)
+        }
+        if let final = options.finalMessage, isConnected, let mid = send(final) {
+            let alreadyAcknowledged = state.withLock { state in
+                state.finalMID = mid
+                return state.acknowledged.contains(mid)
+            }
+            if !alreadyAcknowledged { _ = await finalAcknowledged.wait(until: deadline) }
+        }
+        requestStop(within: deadline - .now)
+        if started.withLock({ $0 }) {
+            if !(await threadEnded.wait(until: deadline)) {
+                logger.warning("MQTT network thread did not finish disconnecting in time")
             }
         }
-        requestStop()
+    }
+
+    /// Unsubscribes from everything and waits for the broker's confirmations, which follow every message
+    /// it had already queued for us.
+    private func stopInflow(until deadline: ContinuousClock.Instant) async {
+        let filters = state.withLock { Array($0.subscriptions.keys) }
+        var mids: Set<Int32> = []
+        for filter in filters {
+            var mid: Int32 = 0
+            if mosquitto_unsubscribe(handle.pointer, &mid, filter) == 0 { mids.insert(mid) }
+        }
+        guard !mids.isEmpty else { return }
+        let done = state.withLock { state in
+            state.closingUnsubscribes.formUnion(mids)
+            state.closingUnsubscribes.subtract(state.acknowledgedUnsubscribes)
+            return state.closingUnsubscribes.isEmpty
+        }
+        if !done { _ = await inflowStopped.wait(until: deadline) }
     }
 
     /// Publishes now if connected. Retained messages are also remembered (an empty one forgets the
@@ -125,7 +172,11 @@ public final class MosquittoClient: Sendable {
         let connected = state.withLock { $0.subscriptions.removeValue(forKey: filter) != nil && $0.connected }
         if connected {
             let rc = mosquitto_unsubscribe(handle.pointer, nil, filter)
-            if rc != 0 { logger.warning("MQTT unsubscribe failed", metadata: ["mqtt.topic": "\(filter)", "error": "\(MosquittoError(code: rc, operation: "unsubscribe"))"]) }
+            if rc != 0 {
+                logger.warning(
+                    "MQTT unsubscribe failed",
+                    metadata: ["mqtt.topic": "\(filter)", "error": "\(MosquittoError(code: rc, operation: "unsubscribe"))"])
+            }
         }
     }
 
@@ -152,57 +203,12 @@ public final class MosquittoClient: Sendable {
         return mid
     }
 
-    private func subscribeNow(_ filter: String, qos: Int) {
+    func subscribeNow(_ filter: String, qos: Int) {
         let rc = mosquitto_subscribe(handle.pointer, nil, filter, Int32(qos))
         if rc != 0 {
             logger.warning(
                 "MQTT subscribe failed",
                 metadata: ["mqtt.topic": "\(filter)", "error": "\(MosquittoError(code: rc, operation: "subscribe"))"])
         }
-    }
-
-    private func process(_ event: RawEvent) {
-        switch event {
-        case .connect(let rc):
-            guard rc == 0 else {
-                let reason = MosquittoError.connackReason(rc, version: options.protocolVersion)
-                logger.error("MQTT broker refused the connection", metadata: ["reason": "\(reason)"])
-                return
-            }
-            let (subscriptions, retained) = state.withLock { state in
-                state.connected = true
-                state.connectedSinceAttempt = true
-                return (state.subscriptions, state.retainedOrder.compactMap { state.retained[$0] })
-            }
-            logger.info("MQTT connected", metadata: ["broker": "\(options.host):\(options.port)", "restored": "\(retained.count)"])
-            for (filter, qos) in subscriptions { subscribeNow(filter, qos: qos) }
-            for message in retained { send(message) }
-            onEvent(.connected)
-        case .disconnect(let rc):
-            let wasConnected = state.withLock { state in
-                defer { state.connected = false }
-                return state.connected
-            }
-            guard wasConnected else { return }
-            let reason = rc == 0 ? "disconnected" : MosquittoError(code: rc, operation: "connection lost").description
-            onEvent(.disconnected(reason: reason))
-        case .message(let topic, let payload, let retained):
-            onEvent(.message(topic: topic, payload: payload, retained: retained))
-        case .published(let mid):
-            if options.finalMessage != nil {
-                state.withLock { state in
-                    state.acknowledged.append(mid)
-                    if state.acknowledged.count > 128 { state.acknowledged.removeFirst(64) }
-                }
-            }
-        case .log(let text):
-            logger.warning("libmosquitto: \(text)")
-        case .threadExited:
-            break
-        }
-    }
-
-    func finishEvents() {
-        box.continuation.yield(.threadExited)
     }
 }

@@ -69,13 +69,3 @@ public struct MosquittoOptions: Sendable {
         self.reconnectDelay = reconnectDelay
     }
 }
-
-/// What the client reports to its owner.
-public enum MQTTClientEvent: Sendable {
-    /// Connected (or reconnected); subscriptions and retained messages were restored.
-    case connected
-    /// The connection is gone; the client keeps retrying.
-    case disconnected(reason: String)
-    /// A message arrived; `retained` marks a replay of a retained message.
-    case message(topic: String, payload: [UInt8], retained: Bool)
-}

@@ -7,6 +7,8 @@ extension MosquittoClient {
     func configure() throws(MosquittoError) {
         let pointer = handle.pointer
         try MosquittoError.check(mosquitto_threaded_set(pointer, true), "enable threading")
+        // Small packets (a PUBACK, then a response) must not wait for the broker's delayed ACK.
+        try MosquittoError.check(mosquitto_int_option(pointer, MOSQ_OPT_TCP_NODELAY, 1), "disable Nagle's algorithm")
         if options.protocolVersion == .v5 {
             try MosquittoError.check(
                 mosquitto_int_option(pointer, MOSQ_OPT_PROTOCOL_VERSION, Int32(MQTT_PROTOCOL_V5)), "select MQTT 5")
@@ -35,7 +37,9 @@ extension MosquittoClient {
         }
     }
 
-    /// The network thread: connect, loop, and on any loss wait with capped exponential back-off.
+    /// The network thread: connect, loop, and on any loss wait with capped exponential back-off. After each
+    /// loop turn it acts on the connection events the callbacks enqueued. Once a stop is asked for, it keeps
+    /// looping only until the DISCONNECT is written or the stop deadline passes.
     func networkLoop() {
         let pointer = handle.pointer
         var delay = options.reconnectDelay.lowerBound
@@ -54,7 +58,13 @@ extension MosquittoClient {
                 repeat {
                     // Publishes from other threads wake the loop through libmosquitto's socket pair, so a long
                     // timeout costs no latency; it only bounds how often an idle bridge wakes up.
-                    loopRC = mosquitto_loop(pointer, 1000, 1)
+                    loopRC = mosquitto_loop(pointer, stopRequested ? 50 : 1000, 1)
+                    processControlEvents()
+                    if let deadline = state.withLock({ $0.stopDeadline }),
+                        !isConnected || ContinuousClock.now >= deadline
+                    {
+                        break
+                    }
                     guard loopRC == 0, !state.withLock({ $0.connectedSinceAttempt }) else { continue }
                     // libmosquitto retries a failed non-blocking TLS connect forever without sleeping, so a
                     // refused or silent broker is detected here instead of spinning.
@@ -77,7 +87,61 @@ extension MosquittoClient {
             sleepUnlessStopped(seconds: delay)
             delay = min(delay * 2, options.reconnectDelay.upperBound)
         }
-        finishEvents()
+        processControlEvents()
+    }
+
+    /// Acts on what the callbacks enqueued: restores subscriptions and retained messages after a connect,
+    /// tells the owner about connection changes, notes acknowledgements and forwards library warnings.
+    func processControlEvents() {
+        for event in box.drainControl() {
+            switch event {
+            case .connect(let rc): connected(rc)
+            case .disconnect(let rc):
+                let wasConnected = state.withLock { state in
+                    defer { state.connected = false }
+                    return state.connected
+                }
+                guard wasConnected else { continue }
+                let reason = rc == 0 ? "disconnected" : MosquittoError(code: rc, operation: "connection lost").description
+                box.deliver(.disconnected(reason: reason))
+            case .published(let mid):
+                let isFinal = state.withLock { state in
+                    if state.finalMID == mid { return true }
+                    state.acknowledged.append(mid)
+                    if state.acknowledged.count > 128 { state.acknowledged.removeFirst(64) }
+                    return false
+                }
+                if isFinal { finalAcknowledged.raise() }
+            case .unsubscribed(let mid):
+                let allDone = state.withLock { state in
+                    guard state.closingUnsubscribes.remove(mid) != nil else {
+                        state.acknowledgedUnsubscribes.insert(mid)
+                        return false
+                    }
+                    return state.closingUnsubscribes.isEmpty
+                }
+                if allDone { inflowStopped.raise() }
+            case .log(let text):
+                logger.warning("libmosquitto: \(text)")
+            }
+        }
+    }
+
+    private func connected(_ rc: Int32) {
+        guard rc == 0 else {
+            let reason = MosquittoError.connackReason(rc, version: options.protocolVersion)
+            logger.error("MQTT broker refused the connection", metadata: ["reason": "\(reason)"])
+            return
+        }
+        let (subscriptions, retained) = state.withLock { state in
+            state.connected = true
+            state.connectedSinceAttempt = true
+            return (state.subscriptions, state.retainedOrder.compactMap { state.retained[$0] })
+        }
+        logger.info("MQTT connected", metadata: ["broker": "\(options.host):\(options.port)", "restored": "\(retained.count)"])
+        for (filter, qos) in subscriptions { subscribeNow(filter, qos: qos) }
+        for message in retained { send(message) }
+        box.deliver(.connected)
     }
 
     /// A connect that failed at the socket level (refused, unreachable): the socket hung up without ever
@@ -99,9 +163,13 @@ extension MosquittoClient {
         return error != 0 ? String(cString: strerror(error)) : "connection refused or reset"
     }
 
-    /// Asks the network thread to end after disconnecting.
-    func requestStop() {
-        state.withLock { $0.stopRequested = true }
+    /// Asks the network thread to end after flushing a DISCONNECT, giving up after `limit`.
+    func requestStop(within limit: Duration) {
+        state.withLock { state in
+            state.stopRequested = true
+            let deadline = ContinuousClock.now + max(limit, .zero)
+            state.stopDeadline = min(state.stopDeadline ?? deadline, deadline)
+        }
         mosquitto_disconnect(handle.pointer)
     }
 

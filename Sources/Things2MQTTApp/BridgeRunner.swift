@@ -27,14 +27,12 @@ public struct BridgeRunner {
     public func run() async throws {
         let logger = Logger(label: "things2mqtt")
         let inbox = BridgeInbox()
-        let transportHandler = inbox.transportHandler
         let client = try MosquittoClient(
-            options: MosquittoOptions(config.mqtt), logger: Logger(label: "mqtt"),
-            onEvent: { event in MosquittoTransport.forward(event, to: transportHandler) })
+            options: MosquittoOptions(config.mqtt), logger: Logger(label: "mqtt"), deliver: inbox.transportHandler)
         let drivers = DriverFactory(config: config, sink: inbox.deviceSink).makeDrivers()
         let aliases = AliasStore(path: aliasPath, logger: logger)
         let bridge = BridgeService(
-            config: config, transport: MosquittoTransport(client: client), drivers: drivers, inbox: inbox,
+            config: config, transport: client, drivers: drivers, inbox: inbox,
             logLevel: control,
             options: BridgeOptions(version: version, saveAliases: { aliases.save($0) }, savedAliases: aliases.load()),
             logger: Logger(label: "bridge"))

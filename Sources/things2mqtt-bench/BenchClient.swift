@@ -21,9 +21,9 @@ final class BenchClient: Sendable {
         client = try MosquittoClient(
             options: MosquittoOptions(host: "127.0.0.1", port: port, clientID: "bench-" + UUID().uuidString.prefix(8)),
             logger: Logger(label: "bench", factory: { _ in SwiftLogNoOpLogHandler() }),
-            onEvent: { event in
-                if case .message(let topic, let payload, let retained) = event {
-                    sink.add(Delivery(topic: topic, payload: payload, at: .now, retained: retained))
+            deliver: { event in
+                if case .message(let message) = event {
+                    sink.add(Delivery(topic: message.topic, payload: message.payload, at: .now, retained: message.retained))
                 }
             })
         self.sink = sink

@@ -59,13 +59,12 @@ struct SpineBench {
     func setToDispatch(samples: Int) async throws -> LatencySample {
         let config = try ConfigLoader.parse(yaml: TestConfig.yaml(port: broker.port, base: "bench_dispatch", extra: "devices:\n  lifx_bench:\n    alias: bench_light\n"), file: "bench.yaml")
         let inbox = BridgeInbox()
-        let handler = inbox.transportHandler
         let mqtt = try MosquittoClient(
             options: MosquittoOptions(config.mqtt), logger: Logger(label: "bench", factory: { _ in SwiftLogNoOpLogHandler() }),
-            onEvent: { MosquittoTransport.forward($0, to: handler) })
+            deliver: inbox.transportHandler)
         let driver = TimestampDriver(sink: inbox.deviceSink)
         let bridge = BridgeService(
-            config: config, transport: MosquittoTransport(client: mqtt), drivers: [driver], inbox: inbox,
+            config: config, transport: mqtt, drivers: [driver], inbox: inbox,
             logLevel: LogLevelControl(.error), options: BridgeOptions(version: "bench"),
             logger: Logger(label: "bench", factory: { _ in SwiftLogNoOpLogHandler() }))
         let mqttTask = Task { await mqtt.run() }

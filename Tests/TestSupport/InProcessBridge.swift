@@ -56,10 +56,8 @@ public final class InProcessBridge: Sendable {
         self.logs = logs
         let inbox = BridgeInbox()
         self.inbox = inbox
-        let handler = inbox.transportHandler
         let client = try MosquittoClient(
-            options: MosquittoOptions(config.mqtt), logger: logs.logger("mqtt"),
-            onEvent: { event in MosquittoTransport.forward(event, to: handler) })
+            options: MosquittoOptions(config.mqtt), logger: logs.logger("mqtt"), deliver: inbox.transportHandler)
         self.client = client
         var drivers: [Integration: ScriptedDriver] = [:]
         for integration in integrations {
@@ -67,7 +65,7 @@ public final class InProcessBridge: Sendable {
         }
         self.drivers = drivers
         let service = BridgeService(
-            config: config, transport: MosquittoTransport(client: client), drivers: Array(drivers.values), inbox: inbox,
+            config: config, transport: client, drivers: Array(drivers.values), inbox: inbox,
             logLevel: LogLevelControl(.debug), options: options, logger: logs.logger("bridge"))
         clientTask = Task { await client.run() }
         bridgeTask = Task {

@@ -76,9 +76,9 @@ public final class TestClient: Sendable {
         let options = MosquittoOptions(host: "127.0.0.1", port: port, clientID: clientID, reconnectDelay: 0.1...1)
         let client = try MosquittoClient(
             options: options, logger: Logger(label: "test-client", factory: { _ in SwiftLogNoOpLogHandler() }),
-            onEvent: { event in
-                if case .message(let topic, let payload, let retained) = event {
-                    store.add(topic: topic, payload: payload, retained: retained)
+            deliver: { event in
+                if case .message(let message) = event {
+                    store.add(topic: message.topic, payload: message.payload, retained: message.retained)
                 }
             })
         self.client = client

@@ -1,0 +1,38 @@
+public import BridgeConfig
+import BridgeCore
+public import Mosquitto
+public import ServiceLifecycle
+
+/// Runs the MQTT client as a service: on graceful shutdown it publishes `offline` and disconnects.
+public struct MQTTService: Service {
+    let client: MosquittoClient
+
+    /// Wraps a client.
+    public init(client: MosquittoClient) { self.client = client }
+
+    /// Runs until graceful shutdown, then publishes the final message and returns only after the DISCONNECT
+    /// has been flushed (or 2 s have passed), so the process never exits with it still queued.
+    public func run() async throws {
+        async let loop: Void = client.run()
+        try? await gracefulShutdown()
+        await client.shutdown(timeout: .seconds(2))
+        await loop
+    }
+}
+
+extension MosquittoOptions {
+    /// Options for the bridge's broker connection, with `bridge/state` offline as will and final message.
+    public init(_ settings: MQTTSettings) {
+        let offline = MQTTMessage(
+            topic: Topics(base: settings.baseTopic).bridgeState, payload: Array(#"{"state":"offline"}"#.utf8), qos: 1,
+            retain: true)
+        self.init(
+            host: settings.host, port: settings.port, clientID: settings.effectiveClientID,
+            keepaliveSeconds: settings.keepalive.seconds, username: settings.username, password: settings.password,
+            protocolVersion: settings.version == .v5 ? .v5 : .v311,
+            tls: settings.usesTLS
+                ? TLS(caFile: settings.tls?.caFile, certFile: settings.tls?.certFile, keyFile: settings.tls?.keyFile,
+                    insecure: settings.tls?.insecure ?? false) : nil,
+            will: offline, finalMessage: offline)
+    }
+}
