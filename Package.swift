@@ -150,6 +150,11 @@ let package = Package(
             swiftSettings: strictSettings
         ),
         .testTarget(
+            name: "BridgeTests",
+            dependencies: ["Bridge", "BridgeCore", "BridgeConfig", "TestSupport"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
             name: "LIFXTests",
             dependencies: [
                 "LIFXModels", "LIFXDriver", "LIFXSimulator", "BridgeCore", "TestSupport",

@@ -12,6 +12,8 @@ public struct BridgeOptions: Sendable {
     public var rediscoverDelay: Duration
     /// Debounce for `bridge/devices` and `bridge/info`.
     public var inventoryDebounce: Duration
+    /// Window in which repeated warnings and events of one kind from one source are summarised.
+    public var repeatWindow: Duration
     /// Persists aliases set by `device/rename`; called with every renamed device's alias.
     public var saveAliases: (@Sendable ([DeviceID: String]) -> Void)?
     /// Aliases persisted by earlier renames.
@@ -21,6 +23,7 @@ public struct BridgeOptions: Sendable {
     public init(
         version: String, discoveryWindow: Duration = .seconds(3), birthDelay: ClosedRange<Double> = 2...6,
         rediscoverDelay: Duration = .seconds(2), inventoryDebounce: Duration = .milliseconds(100),
+        repeatWindow: Duration = .seconds(10),
         saveAliases: (@Sendable ([DeviceID: String]) -> Void)? = nil, savedAliases: [DeviceID: String] = [:]
     ) {
         self.version = version
@@ -28,6 +31,7 @@ public struct BridgeOptions: Sendable {
         self.birthDelay = birthDelay
         self.rediscoverDelay = rediscoverDelay
         self.inventoryDebounce = inventoryDebounce
+        self.repeatWindow = repeatWindow
         self.saveAliases = saveAliases
         self.savedAliases = savedAliases
     }

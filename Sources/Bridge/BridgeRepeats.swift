@@ -1,4 +1,5 @@
 import BridgeCore
+import Foundation
 import Logging
 
 /// Floods stay readable: repeated warnings and `bridge/event`s of one kind from one source are let through a
@@ -42,18 +43,18 @@ extension BridgeService {
     func flushSummaries() {
         summaryFlushScheduled = false
         for summary in summarizer.due(at: .now) {
-            let seconds = summary.window.components.seconds
+            let seconds = Double(summary.window.components.seconds) + Double(summary.window.components.attoseconds) / 1e18
             if summary.key.kind.hasPrefix(Self.eventKind) {
                 publishEvent(
                     "events_suppressed",
                     [
                         "event": .string(String(summary.key.kind.dropFirst(Self.eventKind.count))),
                         "source": .string(summary.key.source), "count": .number(Double(summary.suppressed)),
-                        "seconds": .number(Double(seconds)),
+                        "seconds": .number(seconds),
                     ])
             } else {
                 logger.warning(
-                    "… \(summary.suppressed) more \(summary.key.kind) for \(summary.key.source) in the last \(seconds) s")
+                    "… \(summary.suppressed) more \(summary.key.kind) for \(summary.key.source) in the last \(seconds.formatted(.number.precision(.fractionLength(0...1)))) s")
             }
         }
         scheduleSummaries()

@@ -24,7 +24,7 @@ public actor BridgeService: Service {
     var restartRequired: [String] = []
     var inventoryScheduled = false
     var discovery: DiscoveryState
-    var summarizer = RepeatSummarizer()
+    var summarizer: RepeatSummarizer
     var summaryFlushScheduled = false
 
     /// Creates the bridge; it starts publishing when `run()` is called.
@@ -42,6 +42,7 @@ public actor BridgeService: Service {
         self.topics = Topics(base: config.mqtt.baseTopic)
         self.savedAliases = options.savedAliases
         self.discovery = DiscoveryState()
+        self.summarizer = RepeatSummarizer(window: options.repeatWindow)
         inbox.install(InboxFilter(config: config))
         for integration in Integration.allCases {
             integrationStatus[integration] = (drivers.contains { $0.integration == integration } ? "starting" : "disabled", nil)

@@ -38,6 +38,13 @@ public struct InboxRefusal: Sendable, Equatable {
     public var topic: String?
     public var reason: Reason
     public var count: Int
+
+    /// Creates a report line.
+    public init(topic: String?, reason: Reason, count: Int) {
+        self.topic = topic
+        self.reason = reason
+        self.count = count
+    }
 }
 
 /// The inbox's FIFO without the waiting: coalesces driver state per device and bounds MQTT messages.

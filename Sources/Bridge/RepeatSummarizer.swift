@@ -18,11 +18,18 @@ public struct RepeatSummarizer: Sendable {
         public var key: Key
         public var suppressed: Int
         public var window: Duration
+
+        /// Creates a summary.
+        public init(key: Key, suppressed: Int, window: Duration) {
+            self.key = key
+            self.suppressed = suppressed
+            self.window = window
+        }
     }
 
     private struct Window {
         var start: ContinuousClock.Instant
-        var seen = 0
+        var lines = 0
         var suppressed = 0
     }
 
@@ -47,7 +54,8 @@ public struct RepeatSummarizer: Sendable {
     /// The source that stands for every source once `maxKeys` are tracked.
     public static let otherSources = "other sources"
 
-    /// Counts `count` occurrences; returns how many of them to report one by one (the rest are summarised).
+    /// Counts `count` occurrences reported together (one line); returns `count` if that line may be written
+    /// now, or 0 if the window already had its `burst` of lines and the occurrences go into the summary.
     public mutating func admit(
         _ key: Key, count: Int = 1, burst: Int? = nil, at now: ContinuousClock.Instant
     ) -> Int {
@@ -62,11 +70,13 @@ public struct RepeatSummarizer: Sendable {
             }
             current = Window(start: now)
         }
-        let passed = max(0, min(count, burst - current.seen))
-        current.seen += count
-        current.suppressed += count - passed
-        windows[key] = current
-        return passed
+        defer { windows[key] = current }
+        guard current.lines < burst else {
+            current.suppressed += count
+            return 0
+        }
+        current.lines += 1
+        return count
     }
 
     /// Summaries of windows that ended by `now`, oldest key first; forgets quiet windows.

@@ -10,7 +10,8 @@ extension BridgeOptions {
     public static func fastForTests(savedAliases: [DeviceID: String] = [:]) -> BridgeOptions {
         BridgeOptions(
             version: "0.0.0-test", discoveryWindow: .milliseconds(500), birthDelay: 0.1...0.2,
-            rediscoverDelay: .milliseconds(200), inventoryDebounce: .milliseconds(20), savedAliases: savedAliases)
+            rediscoverDelay: .milliseconds(200), inventoryDebounce: .milliseconds(20), repeatWindow: .milliseconds(500),
+            savedAliases: savedAliases)
     }
 }
 

@@ -1,0 +1,105 @@
+import Bridge
+import BridgeCore
+import Foundation
+import Testing
+import TestSupport
+
+@Suite("Bridge logic over an in-memory transport", .timeLimit(.minutes(1)))
+struct MemoryBridgeTests {
+    static let kitchenConfig = TestConfig.yaml(port: 1883, extra: "devices:\n  lifx_d073d5000001:\n    alias: kitchen\n")
+
+    @Test("requests are answered with their transaction; unknown ones with an error")
+    func requests() async throws {
+        let bridge = try await MemoryBridge.start()
+        let health = try await bridge.request("health_check", ["transaction": "abc"])
+        #expect(health["status"] == "ok")
+        #expect(health["transaction"] == "abc")
+        #expect(health["data"]?["healthy"] == true)
+        let unknown = try await bridge.request("no/such/thing")
+        #expect(unknown["status"] == "error")
+        await bridge.stop()
+    }
+
+    @Test("rename moves the retained state and availability to the new alias and clears the old topics")
+    func rename() async throws {
+        let bridge = try await MemoryBridge.start(yaml: Self.kitchenConfig)
+        bridge.driver().announce(Fixtures.colorLight(), state: ["state": "ON"])
+        _ = try await bridge.waitForPublish("t2m/kitchen")
+        let response = try await bridge.request("device/rename", ["from": "kitchen", "to": "dining/lamp"])
+        #expect(response["status"] == "ok")
+        try await waitUntil("state at the new alias") { bridge.transport.retained("t2m/dining/lamp") != nil }
+        #expect(bridge.transport.retained("t2m/kitchen") == nil)
+        #expect(bridge.transport.retained("t2m/kitchen/availability") == nil)
+        #expect(JSONValue.parse(bridge.transport.retained("t2m/dining/lamp/availability") ?? []) == ["state": "online"])
+        let mark = bridge.transport.mark
+        bridge.send("t2m/dining/lamp/set", "OFF")
+        let command = try await bridge.driver().waitForCommand()
+        #expect(command.device == DeviceID("lifx_d073d5000001"))
+        #expect(bridge.transport.published.dropFirst(mark).allSatisfy { $0.topic != "t2m/bridge/event" })
+        await bridge.stop()
+    }
+
+    @Test("driver state queued while the bridge is busy reaches MQTT as one merged publish")
+    func stateCoalescing() async throws {
+        let bridge = try MemoryBridge(yaml: Self.kitchenConfig)
+        let driver = bridge.driver()
+        driver.announce(Fixtures.colorLight())
+        for step in 1...500 { driver.emit(.state(Fixtures.colorLight().id, ["state": "ON", "brightness": .number(Double(step))])) }
+        driver.emit(.state(Fixtures.colorLight().id, ["color_temp": 2700]))
+        try await bridge.run()
+        let state = try await bridge.waitForPublish("t2m/kitchen")
+        #expect(state.json == ["state": "ON", "brightness": 500, "color_temp": 2700])
+        try await Task.sleep(for: .milliseconds(100))
+        #expect(bridge.transport.published.filter { $0.topic == "t2m/kitchen" }.count == 1)
+        await bridge.stop()
+    }
+
+    @Test("a 20,000 message flood is bounded, every refusal is accounted for, and other devices' commands get through")
+    func flood() async throws {
+        let bridge = try await MemoryBridge.start(yaml: Self.kitchenConfig)
+        bridge.driver().announce(Fixtures.colorLight(), state: ["state": "ON"])
+        _ = try await bridge.waitForPublish("t2m/kitchen")
+        let total = 20_000
+        let transport = bridge.transport
+        let flood = Thread {
+            for index in 0..<total { transport.inject("t2m/nobody/set", Array(#"{"state":"ON","n":\#(index)}"#.utf8)) }
+        }
+        flood.start()
+        bridge.send("t2m/kitchen/set", #"{"state":"OFF"}"#)
+        let command = try await bridge.driver().waitForCommand()
+        #expect(command.device == DeviceID("lifx_d073d5000001"))
+        // Every flooded message is refused either at the door or by the parser; the logs account for all of them.
+        try? await waitUntil("all refusals logged or summarised", timeout: .seconds(10)) {
+            Self.accountedRefusals(bridge.logs.all, source: "nobody", topic: "t2m/nobody/set") == total
+        }
+        let accounted = Self.accountedRefusals(bridge.logs.all, source: "nobody", topic: "t2m/nobody/set")
+        #expect(accounted == total, "\(bridge.logs.all.filter { $0.hasPrefix("WARNING") && !$0.contains("Command refused") }.joined(separator: "\n"))")
+        let warnings = bridge.logs.all.filter { $0.hasPrefix("WARNING") }
+        #expect(warnings.count < 100, "\(warnings.count) warning lines for one flooding source")
+        let events = bridge.transport.published.filter { $0.topic == "t2m/bridge/event" }
+        #expect(events.count < 100, "\(events.count) events for one flooding source")
+        #expect(events.contains { $0.json?["type"] == "events_suppressed" && $0.json?["data"]?["source"] == "nobody" })
+        await bridge.stop()
+    }
+
+    /// Refusals named in individual lines plus those counted in summaries.
+    static func accountedRefusals(_ lines: [String], source: String, topic: String) -> Int {
+        var count = 0
+        for line in lines {
+            if line.contains("Command refused"), line.contains("alias=\(source) ") { count += 1 }
+            if line.contains("MQTT messages refused"), line.contains("mqtt.topic=\(topic)"),
+                let value = line.split(separator: " ").first(where: { $0.hasPrefix("count=") })
+            {
+                count += Int(value.dropFirst(6)) ?? 0
+            }
+            for kind in ["refused commands for \(source) ", "refused messages for \(topic) "] {
+                if let range = line.range(of: "… "), line.contains(kind),
+                    let number = Int(line[range.upperBound...].prefix { $0.isNumber })
+                {
+                    count += number
+                }
+            }
+        }
+        return count
+    }
+}
