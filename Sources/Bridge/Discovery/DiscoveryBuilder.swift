@@ -75,13 +75,12 @@ struct DiscoveryBuilder {
     }
 
     private func common(_ record: DeviceRecord, expose: Expose, component: String, qos: Int) -> [String: JSONValue] {
-        let isMain = expose.name == nil
-        let entitySlug = isMain ? Self.slug(record.alias) : Self.slug(record.alias) + "_" + Self.slug(expose.entityObjectID)
+        let objectID = entitySlug(record, expose)
         var payload: [String: JSONValue] = [
             "unique_id": .string("\(record.id.rawValue)_\(expose.entityObjectID)_\(topics.base)"),
             "name": expose.name.map(JSONValue.string) ?? .null,
-            "default_entity_id": .string("\(component).\(entitySlug)"),
-            "object_id": .string(entitySlug),
+            "default_entity_id": .string("\(component).\(objectID)"),
+            "object_id": .string(objectID),
             "device": device(record),
             "origin": origin,
             "availability": [
@@ -97,10 +96,22 @@ struct DiscoveryBuilder {
         return payload
     }
 
+    /// The entity id Home Assistant gives a new entity: the device's name for its main feature, the name
+    /// plus the object id for the others, and a scene's own name for a scene (`scene.evening`).
+    private func entitySlug(_ record: DeviceRecord, _ expose: Expose) -> String {
+        let device = Self.entitySlug(record.homeAssistantName, fallback: record.id.rawValue)
+        switch expose.name {
+        case nil: return device
+        case let name? where expose.kind == .scene:
+            return Self.entitySlug(name, fallback: device + "_" + expose.entityObjectID)
+        case _?: return device + "_" + Self.slug(expose.entityObjectID)
+        }
+    }
+
     private func device(_ record: DeviceRecord) -> JSONValue {
         let descriptor = record.descriptor
         var device: [String: JSONValue] = [
-            "identifiers": [.string("things2mqtt_\(record.id.rawValue)")], "name": .string(record.alias),
+            "identifiers": [.string("things2mqtt_\(record.id.rawValue)")], "name": .string(record.homeAssistantName),
             "manufacturer": .string(descriptor.manufacturer), "model": .string(descriptor.model),
             "via_device": .string(bridgeIdentifier),
         ]
@@ -118,6 +129,18 @@ struct DiscoveryBuilder {
 
     /// Lowercase letters, digits and single underscores: safe in topics and entity ids.
     static func slug(_ text: String) -> String {
+        let result = bareSlug(text)
+        return result.isEmpty ? "device" : result
+    }
+
+    /// A name as an entity id, accents dropped as Home Assistant does ("Küche" → `kuche`); `fallback` when
+    /// nothing usable is left (a name in another script).
+    static func entitySlug(_ name: String, fallback: String) -> String {
+        let result = bareSlug(name.folding(options: .diacriticInsensitive, locale: nil))
+        return result.isEmpty ? slug(fallback) : result
+    }
+
+    private static func bareSlug(_ text: String) -> String {
         var result = ""
         for character in text.lowercased() {
             if character.isASCII && (character.isLetter || character.isNumber) {
@@ -126,7 +149,7 @@ struct DiscoveryBuilder {
                 result.append("_")
             }
         }
-        let trimmed = result.trimmingCharacters(in: ["_"])
-        return trimmed.isEmpty ? "device" : trimmed
+        return result.trimmingCharacters(in: ["_"])
     }
 }
+
