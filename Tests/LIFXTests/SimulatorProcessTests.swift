@@ -15,7 +15,12 @@ struct SimulatorProcessTests {
         // The build folder may lie under a home only its owner can enter; a copy in an open folder runs for anyone.
         chmod(folder.path, 0o755)
         let binary = folder.file("things2mqtt")
-        try FileManager.default.copyItem(atPath: try BridgeProcess.binaryPath(), toPath: binary)
+        // Copied by a child process: a copy written here would leave its descriptor open in processes other
+        // tests spawn meanwhile, and executing a file open for writing fails (ETXTBSY).
+        let copy = try ChildProcess(
+            executable: "/bin/cp", arguments: [try BridgeProcess.binaryPath(), binary],
+            stdoutPath: folder.file("cp.log"), stderrPath: folder.file("cp.log"))
+        #expect(try await copy.waitForExit() == 0, "\(copy.stdout)")
         chmod(binary, 0o755)
         let command = ["simulate", "lifx", "--port", "0", "--token", Self.token]
         let child: ChildProcess
