@@ -4,8 +4,8 @@ import TestSupport
 
 @Suite("device/rename and device/remove", .tags(.integration), .timeLimit(.minutes(1)))
 struct RenameRemoveTests {
-    static let lightTopic = "homeassistant/light/lifx_d073d5000001/light/config"
-    static let signalTopic = "homeassistant/sensor/lifx_d073d5000001/signal/config"
+    static let lightTopic = "homeassistant/light/t2m_lifx_d073d5000001/light/config"
+    static let signalTopic = "homeassistant/sensor/t2m_lifx_d073d5000001/signal/config"
     static let devices = "devices:\n  lifx_d073d5000001:\n    alias: kitchen\n"
 
     /// A bridge with the colour light announced as `kitchen`, and a client watching events.

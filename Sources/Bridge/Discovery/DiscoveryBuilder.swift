@@ -19,6 +19,23 @@ struct DiscoveryBuilder {
     /// The bridge device's identifier, which every device names as `via_device`.
     var bridgeIdentifier: String { bridgeNodeID }
 
+    /// Node id of a device's configs: the base topic's slug before the id, so that two bridges seeing the
+    /// same device (one LIFX account) never write, or clear, each other's configs.
+    func nodeID(_ id: DeviceID) -> String { Self.slug(topics.base) + "_" + id.rawValue }
+
+    /// Which device a discovery topic's node names: in this bridge's layout, or bare as before the base topic
+    /// became part of it; nil for any other node (the bridge device, foreign configs).
+    func node(ofTopic topic: String) -> DiscoveryNode? {
+        let levels = topic.split(separator: "/", omittingEmptySubsequences: false)
+        guard levels.count >= 4 else { return nil }
+        let node = String(levels[levels.count - 3])
+        // The current layout is tried first: with a base topic like `lifx`, a node such as
+        // `lifx_lifx_d073d5000001` would also pass for a bare id.
+        let prefix = Self.slug(topics.base) + "_"
+        if node.hasPrefix(prefix), let id = DeviceID(String(node.dropFirst(prefix.count))) { return .device(id) }
+        return DeviceID(node).map(DiscoveryNode.legacyDevice)
+    }
+
     var origin: JSONValue {
         ["name": "things2mqtt", "sw_version": .string(version)]
     }
@@ -57,7 +74,7 @@ struct DiscoveryBuilder {
                 payload = payload.merging(overlay: specificOverride)
             }
             return DiscoveryMessage(
-                topic: topic(component, record.id.rawValue, expose.entityObjectID), payload: .object(payload))
+                topic: topic(component, nodeID(record.id), expose.entityObjectID), payload: .object(payload))
         }
     }
 
@@ -65,7 +82,7 @@ struct DiscoveryBuilder {
     func deviceTopics(_ record: DeviceRecord) -> [String] {
         record.descriptor.exposes.compactMap { expose in
             EntityShapes(topics: topics, legacy: settings.legacy).entity(for: expose, alias: record.alias).map {
-                topic($0.0, record.id.rawValue, expose.entityObjectID)
+                topic($0.0, nodeID(record.id), expose.entityObjectID)
             }
         }
     }
@@ -153,3 +170,10 @@ struct DiscoveryBuilder {
     }
 }
 
+/// What a discovery topic's node id says about the device it belongs to.
+enum DiscoveryNode: Equatable {
+    /// `<base topic slug>_<device id>`: the layout this bridge writes.
+    case device(DeviceID)
+    /// The bare device id, as written before the base topic became part of the node.
+    case legacyDevice(DeviceID)
+}
