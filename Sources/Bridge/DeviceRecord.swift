@@ -12,6 +12,15 @@ struct DeviceRecord {
 
     var id: DeviceID { descriptor.id }
 
+    /// The name Home Assistant shows for the device: the alias when one was chosen (in the config or by a
+    /// rename), else the device's own name (`label`), else the id. An alias equal to the id counts as none,
+    /// because every device starts with its id as alias and the id means nothing to a person.
+    var homeAssistantName: String {
+        if alias != id.rawValue { return alias }
+        if let label = descriptor.label?.trimmingCharacters(in: .whitespacesAndNewlines), !label.isEmpty { return label }
+        return id.rawValue
+    }
+
     /// The `bridge/devices` entry.
     func inventoryJSON() -> JSONValue {
         var entry: [String: JSONValue] = [

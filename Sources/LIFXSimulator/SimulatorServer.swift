@@ -46,7 +46,9 @@ extension LIFXCloudSimulator {
             let channel = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
                 .serverChannelOption(.backlog, value: 512)
                 .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
-                .childChannelOption(.socketOption(.tcp_nodelay), value: 1)
+                // A TCP-level option: `.socketOption` would put TCP_NODELAY's number at SOL_SOCKET level, which is
+                // SO_DEBUG, refused to anyone without CAP_NET_ADMIN.
+                .childChannelOption(.tcpOption(.tcp_nodelay), value: 1)
                 .childChannelInitializer { [self] channel in
                     channel.eventLoop.makeCompletedFuture {
                         try channel.pipeline.syncOperations.configureHTTPServerPipeline()

@@ -5,8 +5,8 @@ import TestSupport
 
 @Suite("Home Assistant discovery payloads", .tags(.integration), .timeLimit(.minutes(1)))
 struct DiscoveryTests {
-    static let lightTopic = "homeassistant/light/lifx_d073d5000001/light/config"
-    static let signalTopic = "homeassistant/sensor/lifx_d073d5000001/signal/config"
+    static let lightTopic = "homeassistant/light/t2m_lifx_d073d5000001/light/config"
+    static let signalTopic = "homeassistant/sensor/t2m_lifx_d073d5000001/signal/config"
     static let devices = "devices:\n  lifx_d073d5000001:\n    alias: kitchen/ceiling\n"
 
     @Test("a colour light: identity, device, origin, availability, JSON schema in kelvin")
@@ -69,6 +69,81 @@ struct DiscoveryTests {
         await bridge.stop()
     }
 
+    @Test("without an alias a device is named after itself in Home Assistant; its topics keep the id")
+    func ownNames() async throws {
+        let broker = try await Broker.start()
+        let bridge = try await InProcessBridge.start(
+            broker: broker, yaml: TestConfig.yaml(port: broker.port, extra: Self.devices))
+        var nameless = Fixtures.colorLight("lifx_d073d5000003")
+        nameless.label = "  "
+        bridge.driver().announce(Fixtures.colorLight("lifx_d073d5000002", label: "Floor Lamp"), state: ["state": "ON"])
+        bridge.driver().announce(Fixtures.colorLight(label: "Kitchen"), state: ["state": "ON"])
+        bridge.driver().announce(nameless, state: ["state": "OFF"])
+        bridge.driver().announce(Fixtures.colorLight("lifx_d073d5000004", label: "Küche Decke"), state: ["state": "OFF"])
+
+        let lamp = try #require(try await broker.waitForRetained("homeassistant/light/t2m_lifx_d073d5000002/light/config").json)
+        #expect(lamp["device"]?["name"] == "Floor Lamp")
+        #expect(lamp["name"] == .null)
+        #expect(lamp["default_entity_id"] == "light.floor_lamp")
+        #expect(lamp["object_id"] == "floor_lamp")
+        #expect(lamp["unique_id"] == "lifx_d073d5000002_light_t2m")
+        #expect(lamp["state_topic"] == "t2m/lifx_d073d5000002")
+        #expect(lamp["command_topic"] == "t2m/lifx_d073d5000002/set")
+        #expect(
+            lamp["availability"] == [
+                ["topic": "t2m/bridge/state", "value_template": "{{ value_json.state }}"],
+                ["topic": "t2m/lifx_d073d5000002/availability", "value_template": "{{ value_json.state }}"],
+            ])
+        let signal = try #require(try await broker.waitForRetained("homeassistant/sensor/t2m_lifx_d073d5000002/signal/config").json)
+        #expect(signal["default_entity_id"] == "sensor.floor_lamp_signal")
+        #expect(try await broker.waitForRetained("t2m/lifx_d073d5000002").json == ["state": "ON"])
+
+        // A chosen alias wins over the device's own name.
+        let kitchen = try #require(try await broker.waitForRetained(Self.lightTopic).json)
+        #expect(kitchen["device"]?["name"] == "kitchen/ceiling")
+        #expect(kitchen["default_entity_id"] == "light.kitchen_ceiling")
+
+        // Without a usable label the id is all there is.
+        let unnamed = try #require(try await broker.waitForRetained("homeassistant/light/t2m_lifx_d073d5000003/light/config").json)
+        #expect(unnamed["device"]?["name"] == "lifx_d073d5000003")
+        #expect(unnamed["default_entity_id"] == "light.lifx_d073d5000003")
+
+        // Accents are dropped from entity ids, as Home Assistant does; the name keeps them.
+        let accented = try #require(try await broker.waitForRetained("homeassistant/light/t2m_lifx_d073d5000004/light/config").json)
+        #expect(accented["device"]?["name"] == "Küche Decke")
+        #expect(accented["default_entity_id"] == "light.kuche_decke")
+
+        let inventory = try await broker.waitForRetained("t2m/bridge/devices") { $0.json?.arrayCount == 4 }
+        let entry = inventory.json?.entries(where: "id", is: "lifx_d073d5000002")
+        #expect(entry?["alias"] == "lifx_d073d5000002")
+        #expect(entry?["label"] == "Floor Lamp")
+        await bridge.stop()
+    }
+
+    @Test("a scene entity is named after the scene")
+    func sceneNames() async throws {
+        let broker = try await Broker.start()
+        let bridge = try await InProcessBridge.start(broker: broker)
+        let scenes = DeviceDescriptor(
+            id: DeviceID("lifx_account_cc7e033643c84f00b874830690884adc")!, kind: "scenes", manufacturer: "LIFX",
+            model: "LIFX scenes", label: "LIFX scenes",
+            exposes: [
+                .scene(objectID: "scene_05bfb786ec87", name: "Evening", value: "05bfb786-ec87-4766-a61a-8698b3e08b81"),
+                .scene(objectID: "scene_9a1c0e55d2b4", name: "Movie Night", value: "9a1c0e55-d2b4-4f0e-9a55-0c4b7a1de111"),
+            ])
+        bridge.driver().announce(scenes)
+        let node = "homeassistant/scene/t2m_lifx_account_cc7e033643c84f00b874830690884adc"
+        let evening = try #require(try await broker.waitForRetained("\(node)/scene_05bfb786ec87/config").json)
+        #expect(evening["name"] == "Evening")
+        #expect(evening["default_entity_id"] == "scene.evening")
+        #expect(evening["object_id"] == "evening")
+        #expect(evening["device"]?["name"] == "LIFX scenes")
+        #expect(evening["command_topic"] == "t2m/lifx_account_cc7e033643c84f00b874830690884adc/set")
+        let movie = try #require(try await broker.waitForRetained("\(node)/scene_9a1c0e55d2b4/config").json)
+        #expect(movie["default_entity_id"] == "scene.movie_night")
+        await bridge.stop()
+    }
+
     @Test("legacy mode: no model_id/serial_number, color_mode and brightness flags, mireds")
     func legacyLight() async throws {
         let broker = try await Broker.start()
@@ -120,8 +195,8 @@ struct DiscoveryTests {
         let inventory = try await broker.waitForRetained("t2m/bridge/devices") { $0.json?.arrayCount == 2 }
         #expect(inventory.json?.entries(where: "id", is: "lifx_d073d5000002")?["homeassistant"] == false)
 
-        #expect(try await broker.retained("homeassistant/light/lifx_d073d5000002/light/config") == nil)
-        #expect(try await broker.retained("homeassistant/sensor/lifx_d073d5000002/signal/config") == nil)
+        #expect(try await broker.retained("homeassistant/light/t2m_lifx_d073d5000002/light/config") == nil)
+        #expect(try await broker.retained("homeassistant/sensor/t2m_lifx_d073d5000002/signal/config") == nil)
         #expect(try await broker.retainedJSON("t2m/hidden") == ["state": "OFF"])
 
         let light = try #require(try await broker.retainedJSON(Self.lightTopic))

@@ -6,7 +6,7 @@ import TestSupport
 
 @Suite("Config reload and alias bookkeeping", .tags(.integration), .timeLimit(.minutes(1)))
 struct ReloadTests {
-    static let lightTopic = "homeassistant/light/lifx_d073d5000001/light/config"
+    static let lightTopic = "homeassistant/light/t2m_lifx_d073d5000001/light/config"
 
     static func yaml(_ port: Int, _ device: String) -> String {
         TestConfig.yaml(port: port, extra: "devices:\n  lifx_d073d5000001:\n" + device)

@@ -4,8 +4,8 @@ import TestSupport
 
 @Suite("device/rename and device/remove", .tags(.integration), .timeLimit(.minutes(1)))
 struct RenameRemoveTests {
-    static let lightTopic = "homeassistant/light/lifx_d073d5000001/light/config"
-    static let signalTopic = "homeassistant/sensor/lifx_d073d5000001/signal/config"
+    static let lightTopic = "homeassistant/light/t2m_lifx_d073d5000001/light/config"
+    static let signalTopic = "homeassistant/sensor/t2m_lifx_d073d5000001/signal/config"
     static let devices = "devices:\n  lifx_d073d5000001:\n    alias: kitchen\n"
 
     /// A bridge with the colour light announced as `kitchen`, and a client watching events.
@@ -64,6 +64,44 @@ struct RenameRemoveTests {
         #expect(recreated.json?["state_topic"] == "t2m/hall")
         #expect(recreated.json?["default_entity_id"] == "light.hall")
         #expect(try await broker.retainedJSON(Self.signalTopic)?["state_topic"] == "t2m/hall")
+        await bridge.stop()
+        await client.close()
+    }
+
+    @Test("a device named after itself takes the alias it is renamed to, and its own name back with its id")
+    func renameUnaliased() async throws {
+        let broker = try await Broker.start()
+        let bridge = try await InProcessBridge.start(broker: broker)
+        bridge.driver().announce(Fixtures.colorLight(label: "Floor Lamp"), state: ["state": "ON"])
+        try await broker.waitForRetained(Self.lightTopic) { $0.json?["device"]?["name"] == "Floor Lamp" }
+        let client = try await TestClient.connect(to: broker)
+        try await client.subscribe(Self.lightTopic)
+
+        var mark = client.mark
+        let renamed = try await client.request("device/rename", #"{"from":"lifx_d073d5000001","to":"hall/lamp","homeassistant_rename":true}"#)
+        #expect(renamed["status"] == "ok", "\(renamed.jsonString)")
+        var cleared = try await client.waitForMessage(topic: Self.lightTopic, after: mark) { $0.payload.isEmpty }
+        var recreated = try await client.waitForMessage(topic: Self.lightTopic, after: cleared.index + 1) { !$0.payload.isEmpty }
+        #expect(recreated.json?["device"]?["name"] == "hall/lamp")
+        #expect(recreated.json?["default_entity_id"] == "light.hall_lamp")
+        #expect(recreated.json?["state_topic"] == "t2m/hall/lamp")
+
+        mark = client.mark
+        let back = try await client.request("device/rename", #"{"from":"hall/lamp","to":"lifx_d073d5000001","homeassistant_rename":true}"#)
+        #expect(back["status"] == "ok", "\(back.jsonString)")
+        cleared = try await client.waitForMessage(topic: Self.lightTopic, after: mark) { $0.payload.isEmpty }
+        recreated = try await client.waitForMessage(topic: Self.lightTopic, after: cleared.index + 1) { !$0.payload.isEmpty }
+        #expect(recreated.json?["device"]?["name"] == "Floor Lamp")
+        #expect(recreated.json?["default_entity_id"] == "light.floor_lamp")
+        #expect(recreated.json?["state_topic"] == "t2m/lifx_d073d5000001")
+
+        // Without homeassistant_rename only the name changes; Home Assistant keeps the entity id it has.
+        mark = client.mark
+        let plain = try await client.request("device/rename", #"{"from":"lifx_d073d5000001","to":"porch"}"#)
+        #expect(plain["status"] == "ok", "\(plain.jsonString)")
+        let updated = try await client.waitForMessage(topic: Self.lightTopic, after: mark) { !$0.payload.isEmpty }
+        #expect(updated.json?["device"]?["name"] == "porch")
+        #expect(client.messages(on: Self.lightTopic).filter { $0.index >= mark && $0.payload.isEmpty }.isEmpty)
         await bridge.stop()
         await client.close()
     }

@@ -10,12 +10,12 @@ struct StaleDiscoveryTests {
     func cleanup() async throws {
         let broker = try await Broker.start()
         let seeder = try await TestClient.connect(to: broker)
-        let staleDevice = "homeassistant/sensor/lifx_d073d5000009/temperature/config"
-        let staleEntity = "homeassistant/sensor/lifx_d073d5000001/old_entity/config"
+        let staleDevice = "homeassistant/sensor/t2m_lifx_d073d5000009/temperature/config"
+        let staleEntity = "homeassistant/sensor/t2m_lifx_d073d5000001/old_entity/config"
         let staleBridge = "homeassistant/switch/things2mqtt_bridge_t2m/permit_join/config"
         let foreign = "homeassistant/sensor/lifx_d073d5000009/humidity/config"
         let unrelated = "homeassistant/sensor/weather/outside/config"
-        let current = "homeassistant/light/lifx_d073d5000001/light/config"
+        let current = "homeassistant/light/t2m_lifx_d073d5000001/light/config"
         let seeds: [String: JSONValue] = [
             staleDevice: ["name": "Temperature", "state_topic": "t2m/gone", "availability": [Self.ours]],
             staleEntity: ["name": "Old", "state_topic": "t2m/kitchen", "avty": [["t": "t2m/bridge/state"]]],
@@ -45,7 +45,7 @@ struct StaleDiscoveryTests {
         #expect(remaining[foreign]?.json == seeds[foreign])
         #expect(remaining[unrelated]?.json == seeds[unrelated])
         #expect(remaining[current]?.json?["unique_id"] == "lifx_d073d5000001_light_t2m")
-        #expect(remaining["homeassistant/sensor/lifx_d073d5000001/signal/config"] != nil)
+        #expect(remaining["homeassistant/sensor/t2m_lifx_d073d5000001/signal/config"] != nil)
         #expect(remaining["homeassistant/binary_sensor/things2mqtt_bridge_t2m/connection_state/config"] != nil)
         #expect(remaining.count == 5, "\(remaining.keys.sorted())")
         await bridge.stop()
@@ -57,7 +57,7 @@ struct StaleDiscoveryTests {
         let broker = try await Broker.start()
         let first = try await InProcessBridge.start(broker: broker)
         first.driver().announce(Fixtures.colorLight(), state: ["state": "ON"])
-        let firstTopic = "homeassistant/light/lifx_d073d5000001/light/config"
+        let firstTopic = "homeassistant/light/t2m_lifx_d073d5000001/light/config"
         try await broker.waitForRetained(firstTopic)
         await first.stop()
 

@@ -97,13 +97,16 @@ struct LIFXStateTests {
     @Test("discovery: colour and white bulbs get their colour modes and kelvin range; legacy mode speaks mireds", arguments: [false, true])
     func discovery(legacy: Bool) async throws {
         let harness = try await LIFXHarness.start(legacy: legacy)
-        let colour = try #require(try await harness.broker.retainedJSON("homeassistant/light/lifx_d073d5000002/light/config"))
+        let colour = try #require(try await harness.broker.retainedJSON("homeassistant/light/lifx_test_lifx_d073d5000002/light/config"))
         #expect(colour["schema"] == "json")
         #expect(colour["supported_color_modes"] == ["hs", "color_temp"])
         #expect(colour["effect_list"] == ["breathe", "pulse", "stop"])
         #expect(colour["unique_id"] == "lifx_d073d5000002_light_lifx_test")
         #expect(colour["command_topic"] == "lifx_test/lifx_d073d5000002/set")
-        let white = try #require(try await harness.broker.retainedJSON("homeassistant/light/lifx_d073d5000003/light/config"))
+        // No alias configured: Home Assistant shows the LIFX label and derives the entity id from it.
+        #expect(colour["device"]?["name"] == "Floor Lamp")
+        #expect(colour["default_entity_id"] == "light.floor_lamp")
+        let white = try #require(try await harness.broker.retainedJSON("homeassistant/light/lifx_test_lifx_d073d5000003/light/config"))
         #expect(white["supported_color_modes"] == ["color_temp"])
         if legacy {
             #expect(white["min_mireds"] == 154 && white["max_mireds"] == 370)
@@ -118,7 +121,10 @@ struct LIFXStateTests {
             #expect(colour["device"]?["model_id"] != nil)
         }
         let scene = try await harness.broker.retainedMessages(under: "homeassistant/scene/#")
-        #expect(scene.values.contains { $0.json?["name"] == "Evening" && $0.json?["command_topic"] != nil })
+        let evening = try #require(scene.values.compactMap(\.json).first { $0["name"] == "Evening" })
+        #expect(evening["command_topic"] != nil)
+        #expect(evening["default_entity_id"] == "scene.evening")
+        #expect(evening["device"]?["name"] == "LIFX scenes")
         try await harness.stop()
     }
 }

@@ -19,6 +19,23 @@ struct DiscoveryBuilder {
     /// The bridge device's identifier, which every device names as `via_device`.
     var bridgeIdentifier: String { bridgeNodeID }
 
+    /// Node id of a device's configs: the base topic's slug before the id, so that two bridges seeing the
+    /// same device (one LIFX account) never write, or clear, each other's configs.
+    func nodeID(_ id: DeviceID) -> String { Self.slug(topics.base) + "_" + id.rawValue }
+
+    /// Which device a discovery topic's node names: in this bridge's layout, or bare as before the base topic
+    /// became part of it; nil for any other node (the bridge device, foreign configs).
+    func node(ofTopic topic: String) -> DiscoveryNode? {
+        let levels = topic.split(separator: "/", omittingEmptySubsequences: false)
+        guard levels.count >= 4 else { return nil }
+        let node = String(levels[levels.count - 3])
+        // The current layout is tried first: with a base topic like `lifx`, a node such as
+        // `lifx_lifx_d073d5000001` would also pass for a bare id.
+        let prefix = Self.slug(topics.base) + "_"
+        if node.hasPrefix(prefix), let id = DeviceID(String(node.dropFirst(prefix.count))) { return .device(id) }
+        return DeviceID(node).map(DiscoveryNode.legacyDevice)
+    }
+
     var origin: JSONValue {
         ["name": "things2mqtt", "sw_version": .string(version)]
     }
@@ -57,7 +74,7 @@ struct DiscoveryBuilder {
                 payload = payload.merging(overlay: specificOverride)
             }
             return DiscoveryMessage(
-                topic: topic(component, record.id.rawValue, expose.entityObjectID), payload: .object(payload))
+                topic: topic(component, nodeID(record.id), expose.entityObjectID), payload: .object(payload))
         }
     }
 
@@ -65,7 +82,7 @@ struct DiscoveryBuilder {
     func deviceTopics(_ record: DeviceRecord) -> [String] {
         record.descriptor.exposes.compactMap { expose in
             EntityShapes(topics: topics, legacy: settings.legacy).entity(for: expose, alias: record.alias).map {
-                topic($0.0, record.id.rawValue, expose.entityObjectID)
+                topic($0.0, nodeID(record.id), expose.entityObjectID)
             }
         }
     }
@@ -75,13 +92,12 @@ struct DiscoveryBuilder {
     }
 
     private func common(_ record: DeviceRecord, expose: Expose, component: String, qos: Int) -> [String: JSONValue] {
-        let isMain = expose.name == nil
-        let entitySlug = isMain ? Self.slug(record.alias) : Self.slug(record.alias) + "_" + Self.slug(expose.entityObjectID)
+        let objectID = entitySlug(record, expose)
         var payload: [String: JSONValue] = [
             "unique_id": .string("\(record.id.rawValue)_\(expose.entityObjectID)_\(topics.base)"),
             "name": expose.name.map(JSONValue.string) ?? .null,
-            "default_entity_id": .string("\(component).\(entitySlug)"),
-            "object_id": .string(entitySlug),
+            "default_entity_id": .string("\(component).\(objectID)"),
+            "object_id": .string(objectID),
             "device": device(record),
             "origin": origin,
             "availability": [
@@ -97,10 +113,22 @@ struct DiscoveryBuilder {
         return payload
     }
 
+    /// The entity id Home Assistant gives a new entity: the device's name for its main feature, the name
+    /// plus the object id for the others, and a scene's own name for a scene (`scene.evening`).
+    private func entitySlug(_ record: DeviceRecord, _ expose: Expose) -> String {
+        let device = Self.entitySlug(record.homeAssistantName, fallback: record.id.rawValue)
+        switch expose.name {
+        case nil: return device
+        case let name? where expose.kind == .scene:
+            return Self.entitySlug(name, fallback: device + "_" + expose.entityObjectID)
+        case _?: return device + "_" + Self.slug(expose.entityObjectID)
+        }
+    }
+
     private func device(_ record: DeviceRecord) -> JSONValue {
         let descriptor = record.descriptor
         var device: [String: JSONValue] = [
-            "identifiers": [.string("things2mqtt_\(record.id.rawValue)")], "name": .string(record.alias),
+            "identifiers": [.string("things2mqtt_\(record.id.rawValue)")], "name": .string(record.homeAssistantName),
             "manufacturer": .string(descriptor.manufacturer), "model": .string(descriptor.model),
             "via_device": .string(bridgeIdentifier),
         ]
@@ -118,6 +146,18 @@ struct DiscoveryBuilder {
 
     /// Lowercase letters, digits and single underscores: safe in topics and entity ids.
     static func slug(_ text: String) -> String {
+        let result = bareSlug(text)
+        return result.isEmpty ? "device" : result
+    }
+
+    /// A name as an entity id, accents dropped as Home Assistant does ("Küche" → `kuche`); `fallback` when
+    /// nothing usable is left (a name in another script).
+    static func entitySlug(_ name: String, fallback: String) -> String {
+        let result = bareSlug(name.folding(options: .diacriticInsensitive, locale: nil))
+        return result.isEmpty ? slug(fallback) : result
+    }
+
+    private static func bareSlug(_ text: String) -> String {
         var result = ""
         for character in text.lowercased() {
             if character.isASCII && (character.isLetter || character.isNumber) {
@@ -126,7 +166,14 @@ struct DiscoveryBuilder {
                 result.append("_")
             }
         }
-        let trimmed = result.trimmingCharacters(in: ["_"])
-        return trimmed.isEmpty ? "device" : trimmed
+        return result.trimmingCharacters(in: ["_"])
     }
+}
+
+/// What a discovery topic's node id says about the device it belongs to.
+enum DiscoveryNode: Equatable {
+    /// `<base topic slug>_<device id>`: the layout this bridge writes.
+    case device(DeviceID)
+    /// The bare device id, as written before the base topic became part of the node.
+    case legacyDevice(DeviceID)
 }

@@ -9,12 +9,20 @@ struct DiscoveryState {
     var published: [String: JSONValue] = [:]
     var windowOpen = true
     var completeIntegrations: Set<Integration> = []
+    /// Devices whose configs may not be published before the given time, because Home Assistant is still
+    /// removing an entity with the same `unique_id` under the old topic layout.
+    var heldUntil: [DeviceID: ContinuousClock.Instant] = [:]
 }
 
 /// Home Assistant discovery: publishing, clearing and start-up cleanup of stale configs.
 extension BridgeService {
     func publishDiscovery(for record: DeviceRecord) {
         guard config.homeassistant.enabled else { return }
+        // A held device is published by the `.rediscover` timer scheduled with the hold.
+        if let until = discovery.heldUntil[record.id] {
+            guard ContinuousClock.now >= until else { return }
+            discovery.heldUntil[record.id] = nil
+        }
         let wanted = builder.deviceConfigs(record, qos: qos(for: record))
         let wantedTopics = Set(wanted.map(\.topic))
         for topic in builder.deviceTopics(record) where !wantedTopics.contains(topic) && discovery.published[topic] != nil {
@@ -40,12 +48,36 @@ extension BridgeService {
         clearRetained(topic)
     }
 
-    /// Remembers retained configs of this bridge seen during the start-up window.
+    /// Remembers retained configs of this bridge seen during the start-up window; moves those in the old
+    /// topic layout to the current one.
     func collectDiscovery(_ message: InboundMessage) {
         guard discovery.windowOpen, message.retained, !message.payload.isEmpty,
             let payload = JSONValue.parse(message.payload), belongsToThisBridge(payload)
         else { return }
+        if case .legacyDevice(let id) = builder.node(ofTopic: message.topic) {
+            migrateLegacyDiscovery(message.topic, of: id)
+            return
+        }
         discovery.collected.insert(message.topic)
+    }
+
+    /// Clears a config of ours at its old topic and re-creates the device's configs at the new ones after a
+    /// pause. Home Assistant ignores a config whose `unique_id` another entity still holds, and removes the
+    /// old entity asynchronously, so the new config must come after the clear, and late enough.
+    private func migrateLegacyDiscovery(_ topic: String, of id: DeviceID) {
+        logger.info(
+            "Moving Home Assistant entity to this bridge's discovery topics",
+            metadata: ["mqtt.topic": "\(topic)", "device.id": "\(id)"])
+        clearRetained(topic)
+        if let record = devices[id] {
+            // Published before the old config showed up, so Home Assistant has ignored them: clear them too,
+            // so that the re-publication below is new to it.
+            for current in builder.deviceTopics(record) where discovery.published[current] != nil {
+                clearDiscoveryTopic(current)
+            }
+        }
+        discovery.heldUntil[id] = ContinuousClock.now + options.rediscoverDelay
+        schedule(.rediscover(id), after: options.rediscoverDelay)
     }
 
     /// A config is ours when its availability includes our bridge state topic (as zigbee2mqtt decides).
@@ -61,10 +93,7 @@ extension BridgeService {
     func cleanStaleDiscovery() {
         guard !discovery.windowOpen else { return }
         for topic in discovery.collected.sorted() where discovery.published[topic] == nil {
-            let levels = topic.split(separator: "/")
-            guard levels.count >= 4 else { continue }
-            let node = String(levels[levels.count - 3])
-            if let id = DeviceID(node) {
+            if case .device(let id) = builder.node(ofTopic: topic) {
                 let integration = id.integration
                 let settled = drivers[integration] == nil || discovery.completeIntegrations.contains(integration)
                 guard settled else { continue }
