@@ -32,6 +32,7 @@ extension BridgeService {
     /// Broker messages the inbox refused at the door: logged per topic, summarised like any other repeat.
     func reportRefusals(_ refusals: [InboxRefusal]) {
         for refusal in refusals {
+            refusedMessages += refusal.count
             let source = refusal.topic ?? "other topics"
             warnRepeated(
                 "refused messages", source: source, "MQTT messages refused: \(refusal.reason.rawValue)",

@@ -83,6 +83,7 @@ extension BridgeService {
         return [
             "healthy": .bool(healthy), "uptime_s": .number(Double(uptime.components.seconds)),
             "devices": .number(Double(devices.count)), "integrations": .object(integrations),
+            "refused_messages": .number(Double(refusedMessages)),
         ]
     }
 

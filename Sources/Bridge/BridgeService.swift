@@ -26,6 +26,8 @@ public actor BridgeService: Service {
     var discovery: DiscoveryState
     var summarizer: RepeatSummarizer
     var summaryFlushScheduled = false
+    /// Broker messages refused at the inbox since start, reported by `health_check`.
+    var refusedMessages = 0
 
     /// Creates the bridge; it starts publishing when `run()` is called.
     public init(

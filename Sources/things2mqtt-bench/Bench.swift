@@ -14,10 +14,18 @@ struct Bench: AsyncParsableCommand {
     @Option(help: "Simulated LIFX lights for the memory figure.")
     var lights = 1000
 
+    @Option(help: "Hostile messages in the burst.")
+    var burst = 20_000
+
+    @Flag(help: "Only the figures measured from an external client.")
+    var externalOnly = false
+
     func run() async throws {
         LoggingSystem.bootstrap { _ in SwiftLogNoOpLogHandler() }
         let broker = try await Broker.start()
         print("things2mqtt benchmark (mosquitto on 127.0.0.1:\(broker.port), daemon \(try BridgeProcess.binaryPath()))")
+        try await external(broker)
+        if externalOnly { return }
         let spine = SpineBench(broker: broker)
         let rtt = try await spine.brokerRoundTrip(samples: samples)
         print("broker round trip (publish → receive, QoS 1):   \(rtt.summary)")
@@ -34,5 +42,37 @@ struct Bench: AsyncParsableCommand {
         print("LIFX 10 lights changed at once:                 \(burst.tenLights) write request(s)")
         let rss = try await lifx.memory(lights: lights)
         print(String(format: "RSS with %d simulated LIFX lights:            %.1f MiB", lights, rss))
+    }
+
+    /// The figures users feel, from an external client against the daemon, next to the broker's own echo.
+    private func external(_ broker: Broker) async throws {
+        let bench = ExternalBench(broker: broker)
+        try await bench.withDaemon { client, process in
+            print("external MQTT client (own process, TCP_NODELAY) → release daemon; broker echo from the same client, same run")
+            let trips = try await bench.roundTrips(client, samples: samples)
+            let rows: [(String, LatencySample, LatencySample)] = [
+                ("health_check request → response, QoS 0", trips.request0, trips.echo0),
+                ("health_check request → response, QoS 1", trips.request1, trips.echo1),
+                ("/set → optimistic state, QoS 1", trips.setToState, trips.echo1),
+            ]
+            print("  broker echo, QoS 0:                       \(trips.echo0.summary)")
+            print("  broker echo, QoS 1:                       \(trips.echo1.summary)")
+            for (name, sample, echo) in rows {
+                let added = String(
+                    format: "adds p50 %+.2f ms, p99 %+.2f ms over the echo", sample.percentile(50) - echo.percentile(50),
+                    sample.percentile(99) - echo.percentile(99))
+                print("  \(name.padding(toLength: 41, withPad: " ", startingAt: 0)) \(sample.summary)  \(added)")
+            }
+            let paced = try await bench.hostilePaced(client, rate: 5_000, duration: .seconds(5))
+            print(
+                "  hostile mix paced at 5,000 msg/s for 5 s: \(paced.sent) sent, \(paced.refused) refused at the inbox;"
+                    + " another light's /set → state meanwhile \(paced.legit.summary)")
+            let burst = try await bench.hostileBurst(client, process: process, count: burst)
+            print(
+                String(
+                    format: "  hostile mix burst of %d: through in %.2f s (%.0f msg/s), %d refused at the inbox;"
+                        + " daemon RSS %.1f MiB before, %.1f MiB after", self.burst, burst.seconds,
+                    Double(self.burst) / burst.seconds, burst.refused, burst.rssBefore, burst.rssAfter))
+        }
     }
 }

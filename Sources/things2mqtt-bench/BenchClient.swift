@@ -42,13 +42,15 @@ final class BenchClient: Sendable {
     }
 
     /// Waits (polling every 0.2 ms) for the first delivery after `index` that matches.
-    func waitFor(after index: Int, timeout: Duration = .seconds(10), _ match: (Delivery) -> Bool) async throws -> Delivery {
+    func waitFor(
+        after index: Int, timeout: Duration = .seconds(10), what: String = "a message", _ match: (Delivery) -> Bool
+    ) async throws -> Delivery {
         let deadline = ContinuousClock.now + timeout
         while ContinuousClock.now < deadline {
             if let hit = sink.all.dropFirst(index).first(where: match) { return hit }
             try await Task.sleep(for: .microseconds(200))
         }
-        throw BenchError("timed out waiting for a message")
+        throw BenchError("timed out waiting for \(what)")
     }
 
     var count: Int { sink.all.count }

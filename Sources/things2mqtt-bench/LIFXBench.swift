@@ -7,14 +7,14 @@ import TestSupport
 struct LIFXBench {
     let broker: Broker
 
-    private func config(base: String, simulator: LIFXCloudSimulator) -> String {
+    func config(base: String, simulator: LIFXCloudSimulator) -> String {
         TestConfig.yaml(
             port: broker.port, base: base, logLevel: "warning",
             extra: "lifx:\n  enabled: true\n  token: bench-token\n  api_url: \(simulator.baseURL)\n  poll_interval: 30s\n")
     }
 
     /// Starts the simulator and the daemon against it, and waits until the daemon lists `count` devices.
-    private func start(_ simulator: LIFXCloudSimulator, base: String, count: Int) async throws -> (BenchClient, BridgeProcess) {
+    func start(_ simulator: LIFXCloudSimulator, base: String, count: Int) async throws -> (BenchClient, BridgeProcess) {
         _ = try await simulator.start()
         let client = try BenchClient(port: broker.port)
         try await client.connect()
@@ -27,7 +27,7 @@ struct LIFXBench {
         return (client, process)
     }
 
-    private func finish(_ simulator: LIFXCloudSimulator, _ client: BenchClient, _ process: BridgeProcess) async throws {
+    func finish(_ simulator: LIFXCloudSimulator, _ client: BenchClient, _ process: BridgeProcess) async throws {
         _ = try await process.terminate()
         try await simulator.stop()
         await client.close()

@@ -103,3 +103,27 @@ struct MemoryBridgeTests {
         return count
     }
 }
+
+@Suite("Discovery clean-up over an in-memory transport", .timeLimit(.minutes(1)))
+struct MemoryDiscoveryTests {
+    static let ours: JSONValue = ["availability": [["topic": "t2m/bridge/state"]]]
+    static let theirs: JSONValue = ["availability": [["topic": "other/bridge/state"]]]
+
+    @Test("stale configs of this bridge go once the integration has listed its devices; others' stay")
+    func staleCleanup() async throws {
+        let stale = "homeassistant/sensor/t2m_lifx_d073d5000009/signal/config"
+        let foreign = "homeassistant/sensor/other_lifx_d073d5000009/signal/config"
+        let seeds = [stale: Self.ours, foreign: Self.theirs].mapValues(\.jsonBytes)
+        let bridge = try await MemoryBridge.start(retained: seeds)
+        bridge.driver().announce(Fixtures.colorLight())
+        try await waitUntil("the device's own configs") {
+            !bridge.transport.retainedTopics(matching: "homeassistant/light/+/light/config").isEmpty
+        }
+        try await Task.sleep(for: .milliseconds(600))
+        #expect(bridge.transport.retained(stale) != nil, "kept until the integration has listed its devices")
+        bridge.driver().emit(.inventoryComplete(.lifx))
+        try await waitUntil("the stale config cleared") { bridge.transport.retained(stale) == nil }
+        #expect(bridge.transport.retained(foreign) == seeds[foreign])
+        await bridge.stop()
+    }
+}

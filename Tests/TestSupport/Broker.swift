@@ -16,7 +16,11 @@ public final class Broker: Sendable {
 
     /// Starts a broker; with `persistence` off, retained messages die with the broker process.
     /// `listeners` are opened beside the plain anonymous one at `port`, each on a free port of its own.
-    public static func start(persistence: Bool = false, listeners: [Listener] = []) async throws -> Broker {
+    /// `tcpNoDelay` is mosquitto's `set_tcp_nodelay`: off (its default), the broker holds a reply it sends
+    /// right after an acknowledgement until the client's delayed ACK, about 40 ms.
+    public static func start(
+        persistence: Bool = false, listeners: [Listener] = [], tcpNoDelay: Bool = true
+    ) async throws -> Broker {
         let executable = try locateMosquitto()
         let directory = try TemporaryDirectory(prefix: "broker")
         var lastLog = ""
@@ -25,7 +29,7 @@ public final class Broker: Sendable {
             var listenerPorts: [String: Int] = [:]
             for listener in listeners { listenerPorts[listener.name] = try LocalPorts.free() }
             try writeConfig(
-                directory: directory, port: port, persistence: persistence,
+                directory: directory, port: port, persistence: persistence, tcpNoDelay: tcpNoDelay,
                 listeners: listeners.map { ($0, listenerPorts[$0.name] ?? 0) })
             let child = try launch(executable, directory)
             if try await waitUntilListening(child, ports: [port] + listenerPorts.values) {
@@ -116,7 +120,7 @@ public final class Broker: Sendable {
     }
 
     private static func writeConfig(
-        directory: TemporaryDirectory, port: Int, persistence: Bool, listeners: [(Listener, Int)]
+        directory: TemporaryDirectory, port: Int, persistence: Bool, tcpNoDelay: Bool, listeners: [(Listener, Int)]
     ) throws {
         // With extra listeners, access rules are per listener, so the plain one stays open for checking clients.
         var lines = listeners.isEmpty ? [] : ["per_listener_settings true"]
@@ -124,6 +128,7 @@ public final class Broker: Sendable {
             "listener \(port) 127.0.0.1", "allow_anonymous true", "log_dest stdout",
             "log_dest file \(directory.file("mosquitto-file.log"))",
             "log_type error", "log_type warning", "log_type notice", "log_type information",
+            "set_tcp_nodelay \(tcpNoDelay)",
         ]
         if persistence {
             lines += ["persistence true", "persistence_location \(directory.path)/"]
