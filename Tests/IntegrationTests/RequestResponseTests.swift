@@ -37,6 +37,10 @@ struct RequestResponseTests {
         #expect(notJSON["status"] == "error")
         #expect(notJSON["error"] == "payload must be a JSON object")
 
+        let deep = try await client.request("health_check", String(repeating: "[", count: 5_000) + String(repeating: "]", count: 5_000))
+        #expect(deep["status"] == "error")
+        #expect(deep["error"] == "payload is not valid JSON: nesting deeper than 32 levels at byte 33")
+
         let options = try await client.request("options", #"{"options":{"log_level":"debug"},"transaction":"o1"}"#)
         #expect(options["status"] == "ok", "\(options.jsonString)")
         #expect(options["data"]?["log_level"] == "debug")
