@@ -112,6 +112,20 @@ struct CheckConfigCommandTests {
         #expect(!output.contains("OK"))
     }
 
+    @Test("a YAML alias bomb is refused at the alias that crosses the bound")
+    func aliasBomb() async throws {
+        let folder = try TemporaryDirectory(prefix: "check")
+        defer { folder.remove() }
+        var lines = [#"a: &a ["lol","lol","lol","lol","lol","lol","lol","lol","lol"]"#]
+        for (previous, name) in zip("abcdefgh", "bcdefghi") {
+            lines.append("\(name): &\(name) [" + Array(repeating: "*\(previous)", count: 9).joined(separator: ",") + "]")
+        }
+        let path = try folder.write("bomb.yaml", lines.joined(separator: "\n") + "\n")
+        let result = try await BridgeProcess.runCommand(["check-config", "--config", path])
+        #expect(result.status == 1)
+        #expect(result.stdout.contains("\(path):5:8: YAML aliases expand to more than 10000 nodes"), "\(result.stdout)")
+    }
+
     @Test(
         "durations too large for the config are reported as errors, not a crash",
         arguments: ["keepalive: inf", "keepalive: .inf", "keepalive: 1e300", "keepalive: 1e300s", "keepalive: 9e15h"])
