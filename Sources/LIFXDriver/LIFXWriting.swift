@@ -128,8 +128,8 @@ extension LIFXDriver {
     private func writeFailed(_ batch: [(selector: String, operation: LIFXOperation)], _ error: LIFXError) async -> Bool {
         switch error {
         case .rateLimited(let reset):
-            budget.rateLimited(reset: reset, now: Date().timeIntervalSince1970)
-            logger.warning("LIFX rate limit reached; commands wait for the reset", metadata: ["reset": "\(reset.map { String(Int($0)) } ?? "unknown")"])
+            let wait = budget.rateLimited(reset: reset, now: Date().timeIntervalSince1970)
+            logger.warning("LIFX rate limit reached; commands wait for the reset", metadata: ["retry_in": "\(Int(wait.rounded(.up)))s"])
             pending.requeue(batch)
             return true
         case _ where error.isRetryable && writeBackoff.failures + 1 < options.maxAttempts:
