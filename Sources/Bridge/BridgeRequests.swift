@@ -5,12 +5,17 @@ import Logging
 /// `bridge/request/<name>` → `bridge/response/<name>`, echoing `transaction`.
 extension BridgeService {
     func handleRequest(_ name: String, payload: [UInt8]) async {
-        let text = String(decoding: payload, as: UTF8.self).trimmingWhitespace
         var fields: [String: JSONValue] = [:]
         var transaction: JSONValue?
-        if !text.isEmpty {
-            guard let object = JSONValue.parse(Array(text.utf8))?.objectValue else {
-                respond(name, transaction: nil, .failure(CommandError("payload must be a JSON object")))
+        if !String(decoding: payload, as: UTF8.self).trimmingWhitespace.isEmpty {
+            let object: [String: JSONValue]
+            do throws(CommandError) {
+                guard let parsed = try JSONValue.commandPayload(payload)?.objectValue else {
+                    throw CommandError("payload must be a JSON object")
+                }
+                object = parsed
+            } catch {
+                respond(name, transaction: nil, .failure(error))
                 return
             }
             transaction = object["transaction"]

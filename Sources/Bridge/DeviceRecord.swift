@@ -41,8 +41,9 @@ struct DeviceRecord {
 extension JSONValue {
     /// Converts any `Encodable` to a JSON value (`null` if it cannot be encoded).
     static func encodeValue(_ value: some Encodable) -> JSONValue {
+        // The bridge's own output, so the payload limits (meant for what clients send) do not apply.
         guard let data = try? JSONEncoderBox.encoder.encode(value),
-            let decoded = JSONValue.parse(Array(data))
+            let decoded = try? JSONValue.parse(Array(data), limits: JSONLimits(maxBytes: .max, maxDepth: 256))
         else { return .null }
         return decoded
     }

@@ -45,6 +45,13 @@ public enum ConfigLoader {
     public static func parse(
         yaml: String, file: String, baseDirectory: String = ".", environment: [String: String] = [:]
     ) throws(ConfigErrors) -> Configuration {
+        if let mark = AliasBudget.overrun(in: yaml) {
+            throw ConfigErrors(issues: [
+                ConfigIssue(
+                    file: file, line: mark.line, column: mark.column, keyPath: "",
+                    message: "YAML aliases expand to more than \(AliasBudget.maxExpandedNodes) nodes (an alias bomb?); refusing to expand further")
+            ])
+        }
         let root: Node
         do {
             root = try Yams.compose(yaml: yaml) ?? Node.mapping(Node.Mapping([]))
@@ -110,48 +117,5 @@ struct NodeLocator {
             node = pair.value
         }
         return best
-    }
-}
-
-/// Replaces `${NAME}` in every scalar with the environment's value.
-struct Interpolation {
-    let environment: [String: String]
-    let collector: IssueCollector
-
-    func apply(to node: Node, path: [String]) -> Node {
-        switch node {
-        case .scalar(var scalar):
-            guard scalar.string.contains("${") else { return node }
-            scalar.string = substitute(scalar.string, path: path)
-            return .scalar(scalar)
-        case .mapping(let mapping):
-            let pairs = mapping.map { pair in (pair.key, apply(to: pair.value, path: path + [pair.key.string ?? "?"])) }
-            return .mapping(Node.Mapping(pairs, mapping.tag, mapping.style, mapping.mark))
-        case .sequence(let sequence):
-            let nodes = sequence.enumerated().map { apply(to: $0.element, path: path + [String($0.offset)]) }
-            return .sequence(Node.Sequence(nodes, sequence.tag, sequence.style, sequence.mark))
-        case .alias:
-            return node
-        }
-    }
-
-    private func substitute(_ text: String, path: [String]) -> String {
-        var result = ""
-        var rest = Substring(text)
-        while let start = rest.range(of: "${") {
-            result += rest[..<start.lowerBound]
-            guard let end = rest[start.upperBound...].firstIndex(of: "}") else {
-                collector.add(path, "unterminated ${ in \"\(text)\"")
-                return text
-            }
-            let name = String(rest[start.upperBound..<end])
-            if let value = environment[name] {
-                result += value
-            } else {
-                collector.add(path, "environment variable \(name) is not set")
-            }
-            rest = rest[rest.index(after: end)...]
-        }
-        return result + rest
     }
 }

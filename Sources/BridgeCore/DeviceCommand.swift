@@ -55,15 +55,16 @@ public enum CommandParser {
     public static func parseSet(payload: [UInt8], attribute: String?, device: DeviceDescriptor) throws(CommandError)
         -> SetCommand
     {
+        let json = try JSONValue.commandPayload(payload)
         let text = String(decoding: payload, as: UTF8.self).trimmingWhitespace
         var fields: [String: JSONValue]
         if let attribute {
             guard !text.isEmpty else { throw CommandError("empty value for \(attribute)") }
-            fields = [attribute: JSONValue.parse(Array(text.utf8)) ?? .string(text)]
+            fields = [attribute: json ?? .string(text)]
         } else if let power = LightCommand.Power(rawValue: text.uppercased()) {
             guard device.switchable else { throw CommandError("this device cannot be switched \(power.rawValue)") }
             fields = ["state": .string(power.rawValue)]
-        } else if let object = JSONValue.parse(Array(text.utf8))?.objectValue {
+        } else if let object = json?.objectValue {
             fields = object
         } else if text.isEmpty {
             throw CommandError("empty payload; send a JSON object such as {\"state\":\"ON\"}")
@@ -78,9 +79,9 @@ public enum CommandParser {
         -> [String]
     {
         if let attribute { return [attribute] }
-        let text = String(decoding: payload, as: UTF8.self).trimmingWhitespace
-        if text.isEmpty { return [] }
-        guard let object = JSONValue.parse(Array(text.utf8))?.objectValue else {
+        let json = try JSONValue.commandPayload(payload)
+        if json == nil, String(decoding: payload, as: UTF8.self).trimmingWhitespace.isEmpty { return [] }
+        guard let object = json?.objectValue else {
             throw CommandError("get payload must be a JSON object such as {\"state\":\"\"}")
         }
         return object.keys.sorted()

@@ -11,7 +11,8 @@ public enum JSONValue: Sendable, Hashable {
 }
 
 extension JSONValue: Codable {
-    /// Decodes any JSON (or YAML) scalar, sequence or mapping.
+    /// Decodes any JSON (or YAML) scalar, sequence or mapping; for config files, not payloads, as it
+    /// tries each kind in turn at every level.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.singleValueContainer()
         if container.decodeNil() {
@@ -49,9 +50,9 @@ extension JSONValue: Codable {
 }
 
 extension JSONValue {
-    /// Parses a payload; returns nil when it is not JSON.
+    /// Parses a payload within `JSONLimits.payload`; nil when it is not JSON or is refused.
     public static func parse(_ bytes: [UInt8]) -> JSONValue? {
-        try? JSONDecoder().decode(JSONValue.self, from: Data(bytes))
+        try? parse(bytes, limits: .payload)
     }
 
     /// Serialises with sorted keys so identical documents give identical bytes.

@@ -93,8 +93,10 @@ public struct LIFXClient: Sendable {
         }
         let response: HTTPClientResponse
         let bytes: [UInt8]
+        let receivedAt: Double
         do {
             response = try await http.execute(request, timeout: timeout)
+            receivedAt = Date().timeIntervalSince1970
             bytes = Array(buffer: try await response.body.collect(upTo: 32 * 1024 * 1024))
         } catch let error as HTTPClientError where [.deadlineExceeded, .readTimeout, .connectTimeout].contains(error) {
             throw .timeout
@@ -104,7 +106,9 @@ public struct LIFXClient: Sendable {
         let rate = RateHeaders(
             limit: response.headers.first(name: "X-RateLimit-Limit").flatMap { Int($0) },
             remaining: response.headers.first(name: "X-RateLimit-Remaining").flatMap { Int($0) },
-            reset: response.headers.first(name: "X-RateLimit-Reset").flatMap { Double($0) }.flatMap { $0.isFinite ? $0 : nil })
+            reset: RateReset.onHostClock(
+                reset: response.headers.first(name: "X-RateLimit-Reset"), date: response.headers.first(name: "Date"),
+                receivedAt: receivedAt))
         switch response.status.code {
         case 200..<300: return (bytes.isEmpty ? Array("{\"results\":[]}".utf8) : bytes, rate)
         case 401: throw .unauthorized

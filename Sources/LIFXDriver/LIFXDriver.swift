@@ -29,7 +29,8 @@ public actor LIFXDriver: DeviceDriver {
     var pending = PendingWrites()
     var writing: Set<String> = []
     var lastWriteDone: [String: ContinuousClock.Instant] = [:]
-    var consecutiveFailures = 0
+    /// Spacing of retries of a write that failed with 5xx or a timeout; reset by any successful write.
+    var writeBackoff = Backoff(initial: .milliseconds(500), maximum: .seconds(30))
     var status = "starting"
     var statusDetail: String?
     let writerWake: AsyncStream<Void>.Continuation

@@ -2,7 +2,7 @@
 public enum LIFXError: Error, Sendable, Equatable, CustomStringConvertible {
     /// 401: the token was refused.
     case unauthorized
-    /// 429: rate limited until `reset` (epoch seconds).
+    /// 429: rate limited until `reset` (epoch seconds by the host's clock).
     case rateLimited(reset: Double?)
     /// 5xx: worth retrying.
     case server(status: Int)
@@ -41,7 +41,7 @@ public enum LIFXError: Error, Sendable, Equatable, CustomStringConvertible {
 public struct RateHeaders: Sendable, Equatable {
     public var limit: Int?
     public var remaining: Int?
-    /// Epoch seconds.
+    /// Epoch seconds by the host's clock, translated from the cloud's through its `Date` header.
     public var reset: Double?
 }
 

@@ -6,7 +6,7 @@ import LIFXModels
 extension LIFXDriver {
     func pollLoop() async {
         var polls = 0
-        var backoff = 1.0
+        var backoff = Backoff(initial: .seconds(1), maximum: min(max(options.pollInterval, .seconds(1)), .seconds(300)))
         while !Task.isCancelled {
             if let delay = budget.delay(for: .poll, now: Date().timeIntervalSince1970) {
                 logger.debug("LIFX poll waits for the rate budget", metadata: ["seconds": "\(delay)"])
@@ -22,7 +22,7 @@ extension LIFXDriver {
                 if polls % max(options.sceneRefreshPolls, 1) == 0 { try await refreshScenes() }
                 if polls == 0 { sink.send(.inventoryComplete(.lifx)) }
                 polls += 1
-                backoff = 1
+                backoff.reset()
                 setStatus("running", nil)
                 guard await pauseUntilWoken(options.pollInterval) else { return }
             } catch {
@@ -32,7 +32,7 @@ extension LIFXDriver {
     }
 
     /// Handles a failed poll; returns false when the task was cancelled while waiting.
-    private func pollFailed(_ error: LIFXError, backoff: inout Double) async -> Bool {
+    private func pollFailed(_ error: LIFXError, backoff: inout Backoff) async -> Bool {
         switch error {
         case .unauthorized:
             if status != "unauthorized" {
@@ -44,11 +44,10 @@ extension LIFXDriver {
             budget.rateLimited(reset: reset, now: Date().timeIntervalSince1970)
             return true
         default:
-            logger.warning("LIFX poll failed", metadata: ["error": "\(error)", "retry_in": "\(backoff)s"])
+            let wait = backoff.next()
+            logger.warning("LIFX poll failed", metadata: ["error": "\(error)", "retry_in": "\(wait)"])
             setStatus("error", error.description)
-            let wait = backoff
-            backoff = min(backoff * 2, Double(options.pollInterval.components.seconds).clamped(1, 300))
-            return await pause(seconds: wait)
+            return await pause(seconds: wait.inSeconds)
         }
     }
 
@@ -162,8 +161,4 @@ extension LIFXDriver {
     func requestRefresh() {
         if let pollWaker { pollWaker.yield() } else { refreshPending = true }
     }
-}
-
-extension Double {
-    func clamped(_ low: Double, _ high: Double) -> Double { Swift.min(Swift.max(self, low), high) }
 }

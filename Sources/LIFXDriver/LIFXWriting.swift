@@ -50,7 +50,7 @@ extension LIFXDriver {
         budget.spend(now: Date().timeIntervalSince1970)
         do throws(LIFXError) {
             let outcomes = try await request(batch)
-            consecutiveFailures = 0
+            writeBackoff.reset()
             for (item, results) in zip(batch, outcomes) { settle(item, results) }
             return true
         } catch {
@@ -128,18 +128,17 @@ extension LIFXDriver {
     private func writeFailed(_ batch: [(selector: String, operation: LIFXOperation)], _ error: LIFXError) async -> Bool {
         switch error {
         case .rateLimited(let reset):
-            budget.rateLimited(reset: reset, now: Date().timeIntervalSince1970)
-            logger.warning("LIFX rate limit reached; commands wait for the reset", metadata: ["reset": "\(reset.map { String(Int($0)) } ?? "unknown")"])
+            let wait = budget.rateLimited(reset: reset, now: Date().timeIntervalSince1970)
+            logger.warning("LIFX rate limit reached; commands wait for the reset", metadata: ["retry_in": "\(Int(wait.rounded(.up)))s"])
             pending.requeue(batch)
             return true
-        case _ where error.isRetryable && consecutiveFailures + 1 < options.maxAttempts:
-            consecutiveFailures += 1
-            let wait = min(0.5 * pow(2, Double(consecutiveFailures - 1)), 30)
-            logger.warning("LIFX write failed; retrying", metadata: ["error": "\(error)", "retry_in": "\(wait)s"])
+        case _ where error.isRetryable && writeBackoff.failures + 1 < options.maxAttempts:
+            let wait = writeBackoff.next()
+            logger.warning("LIFX write failed; retrying", metadata: ["error": "\(error)", "retry_in": "\(wait)"])
             pending.requeue(batch)
-            return await pause(seconds: wait)
+            return await pause(seconds: wait.inSeconds)
         default:
-            consecutiveFailures = 0
+            writeBackoff.reset()
             if case .unauthorized = error {
                 logger.error("LIFX cloud refused the token (401); check lifx.token")
                 setStatus("unauthorized", "the LIFX cloud refused the token (401)")

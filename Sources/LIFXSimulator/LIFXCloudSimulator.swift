@@ -127,9 +127,16 @@ public final class LIFXCloudSimulator: Sendable {
         }
     }
 
-    /// Answers every request with 429 until `resetAt`, advertising that time in X-RateLimit-Reset.
+    /// Answers every request with 429 until `resetAt` (by this host's clock), advertising that time in
+    /// X-RateLimit-Reset on the simulated cloud's clock.
     public func rateLimit(until resetAt: Date) {
         state.withLock { $0.limiter.forcedUntil = resetAt }
+    }
+
+    /// Sets the simulated cloud's clock `offset` (whole seconds) ahead of this host's (negative: behind),
+    /// as its `Date` and `X-RateLimit-Reset` headers show, to try clients against a skewed clock.
+    public func setClockOffset(_ offset: Duration) {
+        state.withLock { $0.clockOffset = Int(offset.components.seconds) }
     }
 
     /// Delays every answer by `latency` without blocking any thread.

@@ -10,12 +10,12 @@ struct RateLimiter: Sendable {
         /// Unix epoch seconds when the budget refills.
         var reset: Int
 
-        /// The three headers every answer carries.
-        var headers: [(String, String)] {
+        /// The three headers every answer carries, with the reset on a clock `clockOffset` seconds off.
+        func headers(clockOffset: Int = 0) -> [(String, String)] {
             [
                 ("X-RateLimit-Limit", String(limit)),
                 ("X-RateLimit-Remaining", String(remaining)),
-                ("X-RateLimit-Reset", String(reset)),
+                ("X-RateLimit-Reset", String(reset + clockOffset)),
             ]
         }
     }

@@ -23,12 +23,17 @@ struct SimulatorState: Sendable {
     var pendingFailures = 0
     var failureStatus = 500
     var latency: Duration = .zero
+    /// How far the simulated cloud's clock is from this host's, in whole seconds: the `Date` and
+    /// `X-RateLimit-Reset` headers are shifted by it, as from a server whose clock is off.
+    var clockOffset = 0
 
     /// Authenticates, rate-limits, routes and records one request.
     mutating func handle(_ request: IncomingRequest, now: Date) -> APIResponse {
         let (path, query) = Self.split(request.uri)
-        let response = gateAndRoute(request, path: path, query: query, now: now)
+        var response = gateAndRoute(request, path: path, query: query, now: now)
         record(request, path: path, status: response.status)
+        let serverNow = Int(now.timeIntervalSince1970.rounded(.down)) + clockOffset
+        response.headers.append(("Date", HTTPDateFormat.string(epoch: serverNow)))
         return response
     }
 
@@ -38,7 +43,7 @@ struct SimulatorState: Sendable {
         let presented = Self.bearerToken(request.authorization)
         guard let presented, presented == token else {
             var response = APIResponse.error(401, presented == nil ? "Token required" : "Invalid token")
-            response.headers = limiter.peek(token: presented, now: now).headers
+            response.headers = limiter.peek(token: presented, now: now).headers(clockOffset: clockOffset)
             return response
         }
         let budget = limiter.consume(token: presented, now: now)
@@ -57,7 +62,7 @@ struct SimulatorState: Sendable {
         } else {
             response = .error(400, "Malformed percent-encoding in path")
         }
-        response.headers += budget.headers
+        response.headers += budget.headers(clockOffset: clockOffset)
         return response
     }
 

@@ -5,6 +5,9 @@ import TestSupport
 
 /// Figures for the LIFX integration: the daemon against the simulator over real HTTP.
 struct LIFXBench {
+    /// `bridge/devices` for a thousand lights is far larger than a command payload may be.
+    static let devicesLimits = JSONLimits(maxBytes: 64 << 20, maxDepth: 64)
+
     let broker: Broker
 
     func config(base: String, simulator: LIFXCloudSimulator) -> String {
@@ -21,7 +24,7 @@ struct LIFXBench {
         client.client.subscribe("\(base)/bridge/devices", qos: 1)
         let process = try BridgeProcess.start(config: config(base: base, simulator: simulator))
         _ = try await client.waitFor(after: 0, timeout: .seconds(120)) { delivery in
-            guard delivery.topic == "\(base)/bridge/devices", case .array(let list)? = JSONValue.parse(delivery.payload) else { return false }
+            guard delivery.topic == "\(base)/bridge/devices", case .array(let list)? = try? JSONValue.parse(delivery.payload, limits: Self.devicesLimits) else { return false }
             return list.count >= count
         }
         return (client, process)

@@ -34,12 +34,16 @@ struct SimulateLIFX: AsyncParsableCommand {
     @Option(help: "Lights (by id) that answer offline, e.g. --offline d073d5000004.")
     var offline: [String] = []
 
+    @Option(help: "Seconds the cloud's clock (Date and X-RateLimit-Reset headers) is ahead of this host's, e.g. --clock-offset=-30.")
+    var clockOffset = 0
+
     func run() async throws {
         LoggingSystem.bootstrap(StreamLogHandler.standardError)
         let simulator =
             lights.map { LIFXCloudSimulator.generated(count: $0, token: token, rateLimit: rateLimit) }
             ?? LIFXCloudSimulator.demo(token: token, rateLimit: rateLimit)
         if latency > 0 { simulator.setLatency(.milliseconds(latency)) }
+        if clockOffset != 0 { simulator.setClockOffset(.seconds(clockOffset)) }
         for id in offline { simulator.updateLight(id: id) { $0.connected = false } }
         let bound = try await simulator.start(host: host, port: port)
         FileHandle.standardOutput.write(Data("LIFX cloud simulator listening on http://\(host):\(bound)/v1 (token: \(token))\n".utf8))

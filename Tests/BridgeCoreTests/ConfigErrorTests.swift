@@ -95,6 +95,9 @@ struct ConfigErrorTests {
         .init(
             name: "duplicate key", yaml: "mqtt:\n  qos: 1\n  qos: 2\n", line: 2, column: 3, keyPath: "",
             message: "duplicate key qos"),
+        .init(
+            name: "alias bomb", yaml: ConfigAliasTests.billionLaughs, line: 5, column: 8, keyPath: "",
+            message: "YAML aliases expand to more than 10000 nodes"),
     ]
 
     @Test("one issue per snippet", arguments: cases)

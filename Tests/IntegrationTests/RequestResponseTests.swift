@@ -37,6 +37,10 @@ struct RequestResponseTests {
         #expect(notJSON["status"] == "error")
         #expect(notJSON["error"] == "payload must be a JSON object")
 
+        let deep = try await client.request("health_check", String(repeating: "[", count: 5_000) + String(repeating: "]", count: 5_000))
+        #expect(deep["status"] == "error")
+        #expect(deep["error"] == "payload is not valid JSON: nesting deeper than 32 levels at byte 33")
+
         let options = try await client.request("options", #"{"options":{"log_level":"debug"},"transaction":"o1"}"#)
         #expect(options["status"] == "ok", "\(options.jsonString)")
         #expect(options["data"]?["log_level"] == "debug")
@@ -106,6 +110,20 @@ struct CheckConfigCommandTests {
             #expect(output.contains(expected), "missing \(expected) in:\n\(output)")
         }
         #expect(!output.contains("OK"))
+    }
+
+    @Test("a YAML alias bomb is refused at the alias that crosses the bound")
+    func aliasBomb() async throws {
+        let folder = try TemporaryDirectory(prefix: "check")
+        defer { folder.remove() }
+        var lines = [#"a: &a ["lol","lol","lol","lol","lol","lol","lol","lol","lol"]"#]
+        for (previous, name) in zip("abcdefgh", "bcdefghi") {
+            lines.append("\(name): &\(name) [" + Array(repeating: "*\(previous)", count: 9).joined(separator: ",") + "]")
+        }
+        let path = try folder.write("bomb.yaml", lines.joined(separator: "\n") + "\n")
+        let result = try await BridgeProcess.runCommand(["check-config", "--config", path])
+        #expect(result.status == 1)
+        #expect(result.stdout.contains("\(path):5:8: YAML aliases expand to more than 10000 nodes"), "\(result.stdout)")
     }
 
     @Test(

@@ -46,6 +46,26 @@ struct LIFXFailureTests {
         try await harness.stop()
     }
 
+    @Test("a 429 whose reset has passed by the host's clock is not retried in a hot loop; the server's Date sets the wait")
+    func rateLimitWithSkewedClock() async throws {
+        let harness = try await LIFXHarness.start()
+        // The cloud's clock runs a minute behind, so its reset epoch lies in the host's past.
+        harness.simulator.setClockOffset(.seconds(-60))
+        let reset = Date(timeIntervalSince1970: (Date().timeIntervalSince1970 + 4).rounded(.up))
+        harness.simulator.rateLimit(until: reset)
+        harness.simulator.clearRequests()
+        harness.set("lifx_d073d5000002", #"{"state":"ON","brightness":100}"#)
+        let first = try await harness.requests { $0.status == 429 }
+        try await Task.sleep(for: .milliseconds(2_500))
+        let window = first[0].receivedAt.addingTimeInterval(2.5)
+        let limited = harness.simulator.requests().filter { $0.status == 429 && $0.receivedAt <= window }
+        #expect(limited.count <= 3, "\(limited.count) requests answered 429 within 2.5 s")
+        let delivered = try await harness.requests(timeout: .seconds(15)) { $0.method == "PUT" && $0.status == 207 }
+        #expect(delivered[0].receivedAt >= reset, "sent \(reset.timeIntervalSince(delivered[0].receivedAt)) s before the reset")
+        #expect(delivered[0].json == ["power": "on", "brightness": 0.3922])
+        try await harness.stop()
+    }
+
     @Test("5xx answers are retried with back-off and the command still lands")
     func serverErrorsRetry() async throws {
         let harness = try await LIFXHarness.start()

@@ -15,8 +15,8 @@ public struct ReceivedMessage: Sendable, CustomStringConvertible {
 
     /// The payload as UTF-8 text.
     public var text: String { String(decoding: payload, as: UTF8.self) }
-    /// The payload parsed as JSON.
-    public var json: JSONValue? { JSONValue.parse(payload) }
+    /// The payload parsed as JSON; `bridge/devices` for many devices is larger than a command may be.
+    public var json: JSONValue? { try? JSONValue.parse(payload, limits: JSONLimits(maxBytes: 64 << 20, maxDepth: 64)) }
     /// `topic: text`, shortened.
     public var description: String { "\(topic)\(retained ? " (retained)" : ""): \(text.prefix(300))" }
 }
