@@ -1,3 +1,4 @@
+import BridgeCore
 import CMosquitto
 import Foundation
 import Logging
@@ -42,7 +43,9 @@ extension MosquittoClient {
     /// looping only until the DISCONNECT is written or the stop deadline passes.
     func networkLoop() {
         let pointer = handle.pointer
-        var delay = options.reconnectDelay.lowerBound
+        var backoff = Backoff(
+            initial: .milliseconds(Int64(options.reconnectDelay.lowerBound * 1000)),
+            maximum: .milliseconds(Int64(options.reconnectDelay.upperBound * 1000)))
         var first = true
         while !stopRequested {
             let rc =
@@ -80,12 +83,14 @@ extension MosquittoClient {
                 if loopRC != 0 {
                     failure = MosquittoError(code: loopRC, operation: "connection to \(options.host):\(options.port)")
                 }
-                if state.withLock({ $0.connectedSinceAttempt }) { delay = options.reconnectDelay.lowerBound }
+                if state.withLock({ $0.connectedSinceAttempt }) { backoff.reset() }
             }
             if stopRequested { break }
-            logger.warning("MQTT connection failed; retrying", metadata: ["error": "\(failure)", "retry_in": "\(delay)s"])
-            sleepUnlessStopped(seconds: delay)
-            delay = min(delay * 2, options.reconnectDelay.upperBound)
+            let delay = backoff.next()
+            logger.warning(
+                "MQTT connection failed; retrying",
+                metadata: ["error": "\(failure)", "retry_in": "\(delay.inSeconds.formatted(.number.precision(.fractionLength(0...2))))s"])
+            sleepUnlessStopped(seconds: delay.inSeconds)
         }
         processControlEvents()
     }

@@ -66,7 +66,7 @@ struct BridgeProcessTests {
         await client.close()
     }
 
-    @Test("SIGHUP reloads the config: log_level applied, a broken file keeps the running config")
+    @Test("SIGHUP reloads the config: log_level applied, a broken file or an alias bomb keeps the running config")
     func reload() async throws {
         let broker = try await Broker.start()
         let bridge = try BridgeProcess.start(config: TestConfig.yaml(port: broker.port, logLevel: "info"))
@@ -85,6 +85,18 @@ struct BridgeProcessTests {
         bridge.sendHUP()
         let failed = try await client.waitForEvent("config_reload_failed", after: mark)
         #expect(failed["errors"]?.stringValue?.contains("mqtt.qos") == true)
+        try await client.expectHealthy()
+
+        // A "billion laughs" reached through SIGHUP is refused like any other bad config; the daemon lives on.
+        mark = client.mark
+        var bomb = [#"a: &a ["lol","lol","lol","lol","lol","lol","lol","lol","lol"]"#]
+        for (previous, name) in zip("abcdefgh", "bcdefghi") {
+            bomb.append("\(name): &\(name) [" + Array(repeating: "*\(previous)", count: 9).joined(separator: ",") + "]")
+        }
+        try bridge.rewriteConfig(bomb.joined(separator: "\n") + "\n")
+        bridge.sendHUP()
+        let refused = try await client.waitForEvent("config_reload_failed", after: mark)
+        #expect(refused["errors"]?.stringValue?.contains(":5:8: YAML aliases expand to more than 10000 nodes") == true, "\(refused)")
         try await client.expectHealthy()
         #expect(try await bridge.terminate() == 0)
         await client.close()
