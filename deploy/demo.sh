@@ -26,7 +26,10 @@ if (exec 3<>"/dev/tcp/127.0.0.1/$MQTT_PORT") 2>/dev/null; then
   echo "==> Using the MQTT broker already listening on port $MQTT_PORT"
 else
   echo "==> Starting a local mosquitto on port $MQTT_PORT"
-  mosquitto -p "$MQTT_PORT" >/tmp/things2mqtt-demo-mosquitto.log 2>&1 &
+  # set_tcp_nodelay: otherwise mosquitto holds a reply sent right after an acknowledgement for ~40 ms.
+  BROKER_CONF=$(mktemp /tmp/things2mqtt-demo-mosquitto.XXXXXX.conf)
+  printf 'listener %s 127.0.0.1\nallow_anonymous true\nset_tcp_nodelay true\n' "$MQTT_PORT" >"$BROKER_CONF"
+  mosquitto -c "$BROKER_CONF" >/tmp/things2mqtt-demo-mosquitto.log 2>&1 &
   PIDS+=($!)
   for _ in $(seq 50); do (exec 3<>"/dev/tcp/127.0.0.1/$MQTT_PORT") 2>/dev/null && break; sleep 0.1; done
 fi
