@@ -47,7 +47,7 @@ public final class MemoryTransport: MQTTTransport {
     public func subscribe(_ filter: String, qos: Int) {
         let (deliver, replay) = state.withLock { state in
             state.subscriptions[filter] = qos
-            return (state.deliver, state.retained.filter { Self.matches(filter, $0.key) }.sorted { $0.key < $1.key })
+            return (state.deliver, state.retained.filter { TopicFilter.matches(filter, $0.key) }.sorted { $0.key < $1.key })
         }
         for (topic, payload) in replay {
             deliver?(.message(InboundMessage(topic: topic, payload: payload, retained: true)))
@@ -61,7 +61,7 @@ public final class MemoryTransport: MQTTTransport {
     @discardableResult
     public func inject(_ topic: String, _ payload: [UInt8], retained: Bool = false) -> Bool {
         let deliver = state.withLock { state in
-            state.subscriptions.keys.contains { Self.matches($0, topic) } ? state.deliver : nil
+            state.subscriptions.keys.contains { TopicFilter.matches($0, topic) } ? state.deliver : nil
         }
         deliver?(.message(InboundMessage(topic: topic, payload: payload, retained: retained)))
         return deliver != nil
@@ -78,18 +78,6 @@ public final class MemoryTransport: MQTTTransport {
 
     /// The retained topics that match a filter.
     public func retainedTopics(matching filter: String) -> [String] {
-        state.withLock { $0.retained.keys.filter { Self.matches(filter, $0) }.sorted() }
-    }
-
-    /// Whether an MQTT topic filter (with `+` and `#`) matches a topic.
-    public static func matches(_ filter: String, _ topic: String) -> Bool {
-        let filterLevels = filter.split(separator: "/", omittingEmptySubsequences: false)
-        let topicLevels = topic.split(separator: "/", omittingEmptySubsequences: false)
-        for (index, level) in filterLevels.enumerated() {
-            if level == "#" { return true }
-            guard index < topicLevels.count else { return false }
-            if level != "+", level != topicLevels[index] { return false }
-        }
-        return filterLevels.count == topicLevels.count
+        state.withLock { $0.retained.keys.filter { TopicFilter.matches(filter, $0) }.sorted() }
     }
 }
