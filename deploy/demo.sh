@@ -19,7 +19,16 @@ BIN="$(swift build --show-bin-path)/things2mqtt"
 
 MQTT_PORT="${MQTT_PORT:-1883}"
 PIDS=()
-cleanup() { for pid in "${PIDS[@]}"; do kill "$pid" 2>/dev/null || true; done; }
+BROKER_CONF=""
+cleanup() {
+  # Newest first, each waited for, so the bridge says goodbye to the broker before the broker stops.
+  for ((i = ${#PIDS[@]} - 1; i >= 0; i--)); do
+    kill "${PIDS[$i]}" 2>/dev/null || true
+    wait "${PIDS[$i]}" 2>/dev/null || true
+  done
+  PIDS=()
+  if [ -n "$BROKER_CONF" ]; then rm -f "$BROKER_CONF"; fi
+}
 trap cleanup EXIT INT TERM
 
 if (exec 3<>"/dev/tcp/127.0.0.1/$MQTT_PORT") 2>/dev/null; then
@@ -51,4 +60,7 @@ cat <<MSG
 
 MSG
 export MQTT_PORT LIFX_TOKEN=demo-token LIFX_API_URL="http://127.0.0.1:$LIFX_PORT/v1"
-"$BIN" run --config deploy/demo/config.yaml --alias-file /tmp/things2mqtt-demo-aliases.json
+# In the background and waited for, so a SIGTERM to this script reaches the trap (and the bridge stops cleanly).
+"$BIN" run --config deploy/demo/config.yaml --alias-file /tmp/things2mqtt-demo-aliases.json &
+PIDS+=($!)
+wait "$!"
