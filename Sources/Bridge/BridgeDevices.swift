@@ -20,29 +20,20 @@ extension BridgeService {
             record.state = merged
             devices[id] = record
             publishState(record)
-        case .availability(let id, let online):
-            guard var record = devices[id], record.online != online else { return }
-            let wasKnown = record.online != nil
-            record.online = online
-            devices[id] = record
-            publishAvailability(record)
-            if wasKnown || !online {
-                publishEvent(online ? "device_connected" : "device_disconnected", ["id": .string(id.rawValue), "alias": .string(record.alias)])
-            }
-            scheduleInventory()
-        case .commandFailed(let id, let reason):
-            let alias = devices[id]?.alias ?? id.rawValue
-            warnRepeated(
-                "failed commands", source: alias, "Command failed",
-                metadata: ["device.id": "\(id)", "alias": "\(alias)", "error": "\(reason)"])
-            publishRepeatedEvent(
-                "command_failed", source: alias, ["id": .string(id.rawValue), "alias": .string(alias), "error": .string(reason)])
-        case .integrationStatus(let integration, let status, let detail):
-            let previous = integrationStatus[integration]
-            guard previous?.status != status || previous?.detail != detail else { return }
-            integrationStatus[integration] = (status, detail)
-            logger.info("Integration status", metadata: ["driver": "\(integration.rawValue)", "status": "\(status)", "detail": "\(detail ?? "")"])
-            publishEvent("integration_status", ["integration": .string(integration.rawValue), "status": .string(status), "detail": detail.map(JSONValue.string) ?? .null])
+        case .status(let id, let status, let detail): deviceStatus(id, status, detail: detail)
+        case .occurred(let id, let occurrence): deviceOccurrence(id, occurrence)
+        case .integrationStatus(let integration, let status):
+            guard integrationStatus[integration] != status else { return }
+            integrationStatus[integration] = status
+            logger.info(
+                "Integration status",
+                metadata: ["driver": "\(integration.rawValue)", "status": "\(status.state.rawValue)", "detail": "\(status.detail ?? "")"])
+            publishEvent(
+                "integration_status",
+                [
+                    "integration": .string(integration.rawValue), "status": .string(status.state.rawValue),
+                    "detail": status.detail.map(JSONValue.string) ?? .null,
+                ])
             publishInfo()
         case .inventoryComplete(let integration):
             discovery.completeIntegrations.insert(integration)

@@ -30,7 +30,7 @@ extension BridgeService {
     }
 
     func publishAvailability(_ record: DeviceRecord) {
-        guard let online = record.online else { return }
+        guard let online = record.status?.isOnline else { return }
         publishJSON(topics.availability(record.alias), ["state": .string(online ? "online" : "offline")], retain: true, qos: 1)
     }
 
@@ -42,9 +42,9 @@ extension BridgeService {
     func publishInfo() {
         var integrations: [String: JSONValue] = [:]
         for integration in Integration.allCases {
-            let status = integrationStatus[integration] ?? ("disabled", nil)
+            let status = integrationStatus[integration] ?? IntegrationStatus(.disabled)
             integrations[integration.rawValue] = [
-                "status": .string(status.status), "detail": status.detail.map(JSONValue.string) ?? .null,
+                "status": .string(status.state.rawValue), "detail": status.detail.map(JSONValue.string) ?? .null,
                 "devices": .number(Double(devices.keys.filter { $0.integration == integration }.count)),
             ]
         }

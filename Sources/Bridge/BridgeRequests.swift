@@ -83,8 +83,8 @@ extension BridgeService {
     private func healthCheck() -> JSONValue {
         let uptime = ContinuousClock.now - startedAt
         var integrations: [String: JSONValue] = [:]
-        for (integration, status) in integrationStatus { integrations[integration.rawValue] = .string(status.status) }
-        let healthy = !integrationStatus.values.contains { ["unauthorized", "error"].contains($0.status) }
+        for (integration, status) in integrationStatus { integrations[integration.rawValue] = .string(status.state.rawValue) }
+        let healthy = integrationStatus.values.allSatisfy(\.isHealthy)
         return [
             "healthy": .bool(healthy), "uptime_s": .number(Double(uptime.components.seconds)),
             "devices": .number(Double(devices.count)), "integrations": .object(integrations),

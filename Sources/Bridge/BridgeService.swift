@@ -20,7 +20,7 @@ public actor BridgeService: Service {
     var devices: [DeviceID: DeviceRecord] = [:]
     var aliasIndex: [String: DeviceID] = [:]
     var savedAliases: [DeviceID: String]
-    var integrationStatus: [Integration: (status: String, detail: String?)] = [:]
+    var integrationStatus: [Integration: IntegrationStatus] = [:]
     var restartRequired: [String] = []
     var inventoryScheduled = false
     var discovery: DiscoveryState
@@ -47,7 +47,7 @@ public actor BridgeService: Service {
         self.summarizer = RepeatSummarizer(window: options.repeatWindow)
         inbox.install(InboxFilter(config: config))
         for integration in Integration.allCases {
-            integrationStatus[integration] = (drivers.contains { $0.integration == integration } ? "starting" : "disabled", nil)
+            integrationStatus[integration] = IntegrationStatus(drivers.contains { $0.integration == integration } ? .starting : .disabled)
         }
     }
 

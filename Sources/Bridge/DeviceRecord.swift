@@ -7,7 +7,7 @@ struct DeviceRecord {
     var descriptor: DeviceDescriptor
     var alias: String
     var state: [String: JSONValue] = [:]
-    var online: Bool?
+    var status: DeviceStatus?
     var settings: DeviceSettings
 
     var id: DeviceID { descriptor.id }
@@ -27,7 +27,8 @@ struct DeviceRecord {
             "id": .string(id.rawValue), "alias": .string(alias), "integration": .string(id.integration.rawValue),
             "kind": .string(descriptor.kind), "manufacturer": .string(descriptor.manufacturer),
             "model": .string(descriptor.model),
-            "status": .string(online.map { $0 ? "online" : "offline" } ?? "unknown"),
+            "status": .string(status.map { $0.isOnline ? "online" : "offline" } ?? "unknown"),
+            "device_status": status.map { .string($0.rawValue) } ?? .null,
             "switchable": .bool(descriptor.switchable),
             "exposes": JSONValue.encodeValue(descriptor.exposes),
         ]

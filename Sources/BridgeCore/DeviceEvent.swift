@@ -6,14 +6,40 @@ public enum DeviceEvent: Sendable {
     case removed(DeviceID)
     /// New values for part of a device's state; keys absent here keep their values.
     case state(DeviceID, [String: JSONValue])
-    /// The device became reachable or unreachable.
-    case availability(DeviceID, online: Bool)
-    /// A command that had been accepted failed later; the state was already reverted.
-    case commandFailed(DeviceID, reason: String)
-    /// The integration's overall status changed, e.g. `running`, `unauthorized`, `error`.
-    case integrationStatus(Integration, status: String, detail: String?)
+    /// The device's status changed; its availability, its `status` and connect/disconnect events follow.
+    case status(DeviceID, DeviceStatus, detail: String? = nil)
+    /// Something happened to a device, published on `bridge/event` with its data.
+    case occurred(DeviceID, DeviceOccurrence)
+    /// The integration's overall status changed.
+    case integrationStatus(Integration, IntegrationStatus)
     /// The integration has reported every device it currently has, so stale entities may be cleaned up.
     case inventoryComplete(Integration)
+}
+
+/// A typed device event: what happened and the data that goes with it.
+public struct DeviceOccurrence: Sendable, Equatable {
+    /// The kinds of device event; `bridge/event` names them `command_failed`, `device_interview`, ...
+    public enum Kind: String, Sendable, CaseIterable {
+        /// A command that had been accepted failed later; the state was already reverted.
+        case commandFailed = "command_failed"
+        /// The device's capabilities were read (for BLE, its GATT tree).
+        case interviewed = "device_interview"
+        /// Connecting failed; `data` carries the reason.
+        case connectFailed = "connect_failed"
+    }
+
+    public var kind: Kind
+    /// Extra fields for the event (`error`, `reason`, ...); `id` and `alias` are added by the bridge.
+    public var data: [String: JSONValue]
+
+    /// Creates an occurrence.
+    public init(_ kind: Kind, _ data: [String: JSONValue] = [:]) {
+        self.kind = kind
+        self.data = data
+    }
+
+    /// A failed command, with the reason for the person who sent it.
+    public static func commandFailed(_ reason: String) -> DeviceOccurrence { DeviceOccurrence(.commandFailed, ["error": .string(reason)]) }
 }
 
 /// The one channel from drivers into the bridge.

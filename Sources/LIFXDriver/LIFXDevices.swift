@@ -40,10 +40,26 @@ extension LIFXDriver {
         sink.send(.discovered(descriptor))
     }
 
+    /// Reports a device's status: `unavailable` when the cloud says it is not connected, otherwise `busy`
+    /// while a write to it is pending or in flight, and `ready` when idle.
     func setAvailability(_ device: DeviceID, _ online: Bool) {
-        guard availability[device] != online else { return }
-        availability[device] = online
-        sink.send(.availability(device, online: online))
+        let status: DeviceStatus = !online ? .unavailable : (isBusy(device) ? .busy : .ready)
+        guard statuses[device] != status else { return }
+        statuses[device] = status
+        sink.send(.status(device, status))
+    }
+
+    /// Re-derives the status of these lights (after a write was queued, sent or settled).
+    func refreshStatus(_ lightIDs: [String]) {
+        for id in lightIDs {
+            if let light = current[id] { setAvailability(.lifx(light: id), light.connected) }
+        }
+    }
+
+    /// Whether a write for this light is queued or in flight; groups and scenes are never busy themselves.
+    private func isBusy(_ device: DeviceID) -> Bool {
+        guard case .light(let id)? = nativeIDs[device] else { return false }
+        return writing.contains(id) || pending.selectors.contains { lightIDs(for: $0).contains(id) }
     }
 
     /// Publishes a device's state unless it differs from the last one only by quantisation noise.

@@ -25,14 +25,13 @@ public actor LIFXDriver: DeviceDriver {
     var announced: [DeviceID: DeviceDescriptor] = [:]
     var nativeIDs: [DeviceID: LIFXNativeID] = [:]
     var published: [DeviceID: [String: JSONValue]] = [:]
-    var availability: [DeviceID: Bool] = [:]
+    var statuses: [DeviceID: DeviceStatus] = [:]
     var pending = PendingWrites()
     var writing: Set<String> = []
     var lastWriteDone: [String: ContinuousClock.Instant] = [:]
     /// Spacing of retries of a write that failed with 5xx or a timeout; reset by any successful write.
     var writeBackoff = Backoff(initial: .milliseconds(500), maximum: .seconds(30))
-    var status = "starting"
-    var statusDetail: String?
+    var status = IntegrationStatus(.starting)
     let writerWake: AsyncStream<Void>.Continuation
     let writerWakeups: AsyncStream<Void>
     /// Wakes the poller early (a `/get`, a refresh request, or after a direct write).
@@ -62,7 +61,7 @@ public actor LIFXDriver: DeviceDriver {
 
     /// Applies a command optimistically and queues the API write.
     public func perform(_ command: DeviceCommand, on device: DeviceID) async throws(CommandError) {
-        guard status != "unauthorized" else {
+        guard status.state != .unauthorized else {
             throw CommandError("the LIFX cloud refuses the token (401); fix lifx.token and restart")
         }
         switch command {
@@ -82,7 +81,7 @@ public actor LIFXDriver: DeviceDriver {
     public func forget(_ device: DeviceID) async {
         announced[device] = nil
         published[device] = nil
-        availability[device] = nil
+        statuses[device] = nil
     }
 
     private func apply(_ command: LightCommand, to device: DeviceID) throws(CommandError) {
@@ -103,6 +102,7 @@ public actor LIFXDriver: DeviceDriver {
             pending.enqueue(.effect(name: name, body: body), for: target.selector)
         }
         publishAffected(target.lightIDs)
+        refreshStatus(target.lightIDs)
         writerWake.yield()
     }
 
@@ -125,6 +125,7 @@ public actor LIFXDriver: DeviceDriver {
         lastScene = scene.name
         pending.enqueue(.scene(uuid: scene.uuid), for: "scene_id:\(scene.uuid)")
         publishAffected(touched)
+        refreshStatus(touched)
         publishScenes()
         writerWake.yield()
     }

@@ -23,7 +23,7 @@ extension LIFXDriver {
                 if polls == 0 { sink.send(.inventoryComplete(.lifx)) }
                 polls += 1
                 backoff.reset()
-                setStatus("running", nil)
+                setStatus(.running)
                 guard await pauseUntilWoken(options.pollInterval) else { return }
             } catch {
                 guard await pollFailed(error, backoff: &backoff) else { return }
@@ -35,10 +35,10 @@ extension LIFXDriver {
     private func pollFailed(_ error: LIFXError, backoff: inout Backoff) async -> Bool {
         switch error {
         case .unauthorized:
-            if status != "unauthorized" {
+            if status.state != .unauthorized {
                 logger.error("LIFX cloud refused the token (401); check lifx.token. Retrying in \(options.unauthorizedRetry).")
             }
-            setStatus("unauthorized", "the LIFX cloud refused the token (401)")
+            setStatus(.unauthorized, "the LIFX cloud refused the token (401)")
             return await pauseUntilWoken(options.unauthorizedRetry)
         case .rateLimited(let reset):
             budget.rateLimited(reset: reset, now: Date().timeIntervalSince1970)
@@ -46,7 +46,7 @@ extension LIFXDriver {
         default:
             let wait = backoff.next()
             logger.warning("LIFX poll failed", metadata: ["error": "\(error)", "retry_in": "\(wait)"])
-            setStatus("error", error.description)
+            setStatus(.error, error.description)
             return await pause(seconds: wait.inSeconds)
         }
     }
@@ -64,11 +64,11 @@ extension LIFXDriver {
         budget.update(limit: rate.limit, remaining: rate.remaining, reset: rate.reset)
     }
 
-    func setStatus(_ newStatus: String, _ detail: String?) {
-        guard newStatus != status || detail != statusDetail else { return }
+    func setStatus(_ state: IntegrationStatus.State, _ detail: String? = nil) {
+        let newStatus = IntegrationStatus(state, detail: detail)
+        guard newStatus != status else { return }
         status = newStatus
-        statusDetail = detail
-        sink.send(.integrationStatus(.lifx, status: newStatus, detail: detail))
+        sink.send(.integrationStatus(.lifx, newStatus))
     }
 
     /// Merges a poll. Lights with writes pending, in flight, or finished after the poll was sent keep their
@@ -112,7 +112,7 @@ extension LIFXDriver {
     private func removeDevice(_ device: DeviceID) {
         guard announced.removeValue(forKey: device) != nil else { return }
         published[device] = nil
-        availability[device] = nil
+        statuses[device] = nil
         nativeIDs[device] = nil
         sink.send(.removed(device))
     }

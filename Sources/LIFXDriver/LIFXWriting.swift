@@ -46,6 +46,7 @@ extension LIFXDriver {
             writing.subtract(touched)
             let now = ContinuousClock.now
             for id in touched { lastWriteDone[id] = now }
+            refreshStatus(touched)
         }
         budget.spend(now: Date().timeIntervalSince1970)
         do throws(LIFXError) {
@@ -120,7 +121,7 @@ extension LIFXDriver {
             guard let known = confirmed[id] else { continue }
             current[id] = known
             logger.warning("LIFX command failed; state reverted", metadata: ["device.id": "lifx_\(id)", "reason": "\(reason)"])
-            sink.send(.commandFailed(.lifx(light: id), reason: reason))
+            sink.send(.occurred(.lifx(light: id), .commandFailed(reason)))
         }
         publishAffected(ids)
     }
@@ -141,7 +142,7 @@ extension LIFXDriver {
             writeBackoff.reset()
             if case .unauthorized = error {
                 logger.error("LIFX cloud refused the token (401); check lifx.token")
-                setStatus("unauthorized", "the LIFX cloud refused the token (401)")
+                setStatus(.unauthorized, "the LIFX cloud refused the token (401)")
             }
             for item in batch { revert(lightIDs(for: item.selector), reason: error.description) }
             return true

@@ -107,7 +107,7 @@ final class TimestampDriver: DeviceDriver {
         sink.send(.discovered(DeviceDescriptor(
             id: .lifx(light: "bench"), kind: "light", manufacturer: "bench", model: "bench",
             exposes: [.light(LightFeatures(colorModes: []))], switchable: true)))
-        sink.send(.availability(.lifx(light: "bench"), online: true))
+        sink.send(.status(.lifx(light: "bench"), .ready))
         while !Task.isCancelled { try await Task.sleep(for: .seconds(1)) }
     }
 

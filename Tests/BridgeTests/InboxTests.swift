@@ -40,10 +40,10 @@ struct InboxTests {
     func coalescingKeepsOrder() async {
         let inbox = BridgeInbox()
         inbox.deviceSink.send(.state(Self.lamp, ["state": "ON"]))
-        inbox.deviceSink.send(.availability(Self.lamp, online: false))
+        inbox.deviceSink.send(.status(Self.lamp, .unavailable))
         inbox.deviceSink.send(.state(Self.lamp, ["state": "OFF"]))
         let inputs = await drain(inbox, 3)
-        guard case .device(.state(_, let before)) = inputs[0], case .device(.availability) = inputs[1],
+        guard case .device(.state(_, let before)) = inputs[0], case .device(.status) = inputs[1],
             case .device(.state(_, let after)) = inputs[2]
         else {
             Issue.record("unexpected order \(inputs)")
@@ -96,11 +96,11 @@ struct InboxTests {
         let inbox = BridgeInbox(limits: InboxLimits(messages: 1, messagesPerTopic: 1))
         #expect(inbox.offer(message("t2m/a/set")))
         #expect(!inbox.offer(message("t2m/b/set")))
-        inbox.deviceSink.send(.availability(Self.lamp, online: true))
+        inbox.deviceSink.send(.status(Self.lamp, .ready))
         inbox.send(.reloadFailed("x"))
         let inputs = await drain(inbox, 4)
         #expect(inputs.count == 4)
-        guard case .device(.availability) = inputs[2], case .reloadFailed = inputs[3] else {
+        guard case .device(.status) = inputs[2], case .reloadFailed = inputs[3] else {
             Issue.record("control inputs missing: \(inputs)")
             return
         }

@@ -43,7 +43,7 @@ struct MemoryBridgeTests {
     func stateCoalescing() async throws {
         let bridge = try MemoryBridge(yaml: Self.kitchenConfig)
         let driver = bridge.driver()
-        driver.announce(Fixtures.colorLight())
+        driver.emit(.discovered(Fixtures.colorLight()))
         for step in 1...500 { driver.emit(.state(Fixtures.colorLight().id, ["state": "ON", "brightness": .number(Double(step))])) }
         driver.emit(.state(Fixtures.colorLight().id, ["color_temp": 2700]))
         try await bridge.run()

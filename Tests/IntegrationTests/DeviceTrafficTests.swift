@@ -26,7 +26,7 @@ struct DeviceTrafficTests {
         client.publish("homeassistant/status", "online")
         let again = try await client.waitForMessage(topic: "t2m/kitchen", after: mark, timeout: .seconds(5))
         #expect(!again.retained)
-        #expect(again.json == ["state": "ON", "brightness": 10])
+        #expect(again.json == ["state": "ON", "brightness": 10, "status": "ready"])
         let state = try await client.waitForMessage(topic: "t2m/bridge/state", after: mark)
         #expect(state.json == ["state": "online"])
         await bridge.stop()
@@ -76,7 +76,7 @@ struct DeviceTrafficTests {
         #expect(refused["error"] == "light is unreachable")
 
         mark = client.mark
-        driver.emit(.commandFailed(DeviceID("lifx_d073d5000001")!, reason: "cloud said no"))
+        driver.emit(.occurred(DeviceID("lifx_d073d5000001")!, .commandFailed("cloud said no")))
         let later = try await client.waitForEvent("command_failed", after: mark)
         #expect(later["error"] == "cloud said no")
         await bridge.stop()
@@ -88,14 +88,14 @@ struct DeviceTrafficTests {
         let (broker, bridge, client) = try await start()
         let driver = bridge.driver()
         let mark = try await client.watchEvents()
-        driver.emit(.availability(DeviceID("lifx_d073d5000001")!, online: false))
+        driver.emit(.status(DeviceID("lifx_d073d5000001")!, .unavailable))
         try await broker.waitForRetained("t2m/kitchen/availability", equals: ["state": "offline"])
         try await client.waitForEvent("device_disconnected", after: mark) { $0["alias"] == "kitchen" }
         try await broker.waitForRetained("t2m/bridge/devices") {
             $0.json?.entries(where: "id", is: "lifx_d073d5000001")?["status"] == "offline"
         }
 
-        driver.emit(.integrationStatus(.lifx, status: "unauthorized", detail: "bad token"))
+        driver.emit(.integrationStatus(.lifx, IntegrationStatus(.unauthorized, detail: "bad token")))
         try await client.waitForEvent("integration_status", after: mark) { $0["status"] == "unauthorized" }
         try await broker.waitForRetained("t2m/bridge/info") { $0.json?["integrations"]?["lifx"]?["status"] == "unauthorized" }
         let health = try await client.request("health_check", "{}")

@@ -64,7 +64,7 @@ struct DiscoveryTests {
         #expect(bridgeConfig["state_topic"] == "t2m/bridge/state")
 
         let state = try await broker.waitForRetained("t2m/kitchen/ceiling")
-        #expect(state.json == ["state": "ON", "brightness": 128, "color_temp": 4000])
+        #expect(state.json == ["state": "ON", "brightness": 128, "color_temp": 4000, "status": "ready"])
         #expect(try await broker.retainedJSON("t2m/kitchen/ceiling/availability") == ["state": "online"])
         await bridge.stop()
     }
@@ -96,7 +96,7 @@ struct DiscoveryTests {
             ])
         let signal = try #require(try await broker.waitForRetained("homeassistant/sensor/t2m_lifx_d073d5000002/signal/config").json)
         #expect(signal["default_entity_id"] == "sensor.floor_lamp_signal")
-        #expect(try await broker.waitForRetained("t2m/lifx_d073d5000002").json == ["state": "ON"])
+        #expect(try await broker.waitForRetained("t2m/lifx_d073d5000002").json == ["state": "ON", "status": "ready"])
 
         // A chosen alias wins over the device's own name.
         let kitchen = try #require(try await broker.waitForRetained(Self.lightTopic).json)
@@ -197,7 +197,7 @@ struct DiscoveryTests {
 
         #expect(try await broker.retained("homeassistant/light/t2m_lifx_d073d5000002/light/config") == nil)
         #expect(try await broker.retained("homeassistant/sensor/t2m_lifx_d073d5000002/signal/config") == nil)
-        #expect(try await broker.retainedJSON("t2m/hidden") == ["state": "OFF"])
+        #expect(try await broker.retainedJSON("t2m/hidden") == ["state": "OFF", "status": "ready"])
 
         let light = try #require(try await broker.retainedJSON(Self.lightTopic))
         #expect(light["name"] == "Ceiling")
@@ -219,7 +219,7 @@ struct DiscoveryTests {
         bridge.driver().announce(Fixtures.colorLight(), state: ["state": "ON"])
         try await broker.waitForRetained("t2m/bridge/devices") { $0.json?.arrayCount == 1 }
         #expect(try await broker.retainedMessages(under: "homeassistant/#").isEmpty)
-        #expect(try await broker.retainedJSON("t2m/lifx_d073d5000001") == ["state": "ON"])
+        #expect(try await broker.retainedJSON("t2m/lifx_d073d5000001") == ["state": "ON", "status": "ready"])
         await bridge.stop()
     }
 }

@@ -85,7 +85,7 @@ struct DiscoveryTopicTests {
         #expect(try await broker.retained("homeassistant/light/t2m_lifx_d073d5000001/light/config") == nil)
         #expect(try await broker.retained("homeassistant/sensor/t2m_lifx_d073d5000001/signal/config") == nil)
         #expect(try await broker.retained("homeassistant/light/t2m_lifx_d073d5000002/light/config") != nil)
-        #expect(try await broker.retainedJSON("t2m/lifx_d073d5000001") == ["state": "ON"])
+        #expect(try await broker.retainedJSON("t2m/lifx_d073d5000001") == ["state": "ON", "status": "ready"])
         await bridge.stop()
         await seeder.close()
     }

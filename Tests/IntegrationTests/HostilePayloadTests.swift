@@ -52,7 +52,7 @@ struct HostilePayloadTests {
         // Only /get may turn into a (harmless) refresh; nothing hostile may become a state change.
         let changes = bridge.driver().commands.filter { if case .set = $0.command { true } else { false } }
         #expect(changes.isEmpty, "\(changes)")
-        #expect(try await broker.retainedJSON("t2m/kitchen") == ["state": "ON"])
+        #expect(try await broker.retainedJSON("t2m/kitchen") == ["state": "ON", "status": "ready"])
         await bridge.stop()
         await client.close()
     }

@@ -16,7 +16,7 @@ struct OfflinePublishTests {
         for brightness in 11...60 {
             bridge.driver().emit(.state(id, ["brightness": .number(Double(brightness))]))
         }
-        bridge.driver().emit(.availability(id, online: false))
+        bridge.driver().emit(.status(id, .unavailable))
         try await broker.restart()
 
         try await broker.waitForRetained("t2m/lifx_d073d5000001", timeout: .seconds(30)) { $0.json?["brightness"] == 60 }

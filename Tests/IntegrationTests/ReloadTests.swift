@@ -25,7 +25,7 @@ struct ReloadTests {
     func aliasChange() async throws {
         let bridge = try await start()
         try bridge.reload(yaml: Self.yaml(bridge.broker.port, "    alias: pantry\n"))
-        try await bridge.broker.waitForRetained("t2m/pantry", equals: ["state": "ON"])
+        try await bridge.broker.waitForRetained("t2m/pantry", equals: ["state": "ON", "status": "ready"])
         try await bridge.broker.waitForNoRetained("t2m/kitchen")
         try await bridge.broker.waitForNoRetained("t2m/kitchen/availability")
         try await bridge.broker.waitForRetained(Self.lightTopic) { $0.json?["state_topic"] == "t2m/pantry" }

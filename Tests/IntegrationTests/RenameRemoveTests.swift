@@ -35,7 +35,7 @@ struct RenameRemoveTests {
 
         try await broker.waitForNoRetained("t2m/kitchen")
         try await broker.waitForNoRetained("t2m/kitchen/availability")
-        #expect(try await broker.retainedJSON("t2m/dining/lamp") == ["state": "ON", "brightness": 10])
+        #expect(try await broker.retainedJSON("t2m/dining/lamp") == ["state": "ON", "brightness": 10, "status": "ready"])
         #expect(try await broker.retainedJSON("t2m/dining/lamp/availability") == ["state": "online"])
         let light = try await broker.waitForRetained(Self.lightTopic) { $0.json?["state_topic"] == "t2m/dining/lamp" }
         #expect(light.json?["command_topic"] == "t2m/dining/lamp/set")
@@ -125,7 +125,7 @@ struct RenameRemoveTests {
         #expect(response["status"] == "error")
         let error = response["error"]?.stringValue ?? ""
         #expect(error.contains(reason), "\(error)")
-        #expect(try await broker.retainedJSON("t2m/kitchen") == ["state": "ON", "brightness": 10])
+        #expect(try await broker.retainedJSON("t2m/kitchen") == ["state": "ON", "brightness": 10, "status": "ready"])
         #expect(try await broker.retainedJSON(Self.lightTopic)?["state_topic"] == "t2m/kitchen")
         await bridge.stop()
         await client.close()

@@ -63,6 +63,35 @@ struct LIFXStateTests {
         try await harness.stop()
     }
 
+    @Test("device status: a light is busy while its write is pending, ready once the cloud took it, unavailable when offline")
+    func deviceStatus() async throws {
+        let harness = try await LIFXHarness.start()
+        let topic = "\(harness.base)/lifx_d073d5000002"
+        #expect(try await harness.broker.retainedJSON(topic)?["status"] == "ready")
+        var mark = harness.client.mark
+        harness.set("lifx_d073d5000002", #"{"brightness":40}"#)
+        let busy = try await harness.client.waitForMessage(topic: topic, after: mark) { $0.json?["status"] == "busy" }
+        #expect(busy.json?["brightness"] == 40)
+        try await harness.client.waitForMessage(topic: topic, after: busy.index) { $0.json?["status"] == "ready" }
+        let devices = try await harness.broker.waitForRetained("\(harness.base)/bridge/devices") { message in
+            guard case .array(let list)? = message.json else { return false }
+            return list.contains { $0["id"] == "lifx_d073d5000002" && $0["device_status"] == "ready" }
+        }
+        #expect(devices.json != nil)
+
+        harness.simulator.updateLight(id: "d073d5000002") { $0.connected = false }
+        mark = harness.client.mark
+        harness.set("lifx_d073d5000002", #"{"brightness":10}"#)
+        try await harness.client.waitForMessage(topic: topic, after: mark) { $0.json?["status"] == "unavailable" }
+        let event = try await harness.client.waitForMessage(topic: "\(harness.base)/bridge/event", after: mark) {
+            $0.json?["type"] == "device_disconnected"
+        }
+        #expect(event.json?["data"]?["id"] == "lifx_d073d5000002")
+        #expect(event.json?["data"]?["status"] == "unavailable")
+        try await harness.broker.waitForRetained("\(topic)/availability", equals: ["state": "offline"])
+        try await harness.stop()
+    }
+
     @Test("a dragged slider costs at most 3 writes and ends at the last value; 10 lights change in one request")
     func coalescing() async throws {
         let harness = try await LIFXHarness.start(

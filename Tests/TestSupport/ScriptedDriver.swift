@@ -39,7 +39,7 @@ public final class ScriptedDriver: DeviceDriver {
     /// Reports a device, its availability and its state, then that the inventory is complete.
     public func announce(_ descriptor: DeviceDescriptor, online: Bool = true, state: [String: JSONValue] = [:]) {
         emit(.discovered(descriptor))
-        emit(.availability(descriptor.id, online: online))
+        emit(.status(descriptor.id, online ? .ready : .unavailable))
         if !state.isEmpty { emit(.state(descriptor.id, state)) }
     }
 

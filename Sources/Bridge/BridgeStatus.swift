@@ -1,0 +1,42 @@
+import BridgeCore
+
+/// Device status and device events: the one place where availability, `status` and connect/disconnect
+/// events are derived, for every family.
+extension BridgeService {
+    func deviceStatus(_ id: DeviceID, _ status: DeviceStatus, detail: String?) {
+        guard var record = devices[id], record.status != status else { return }
+        let previous = record.status
+        record.status = status
+        record.state["status"] = .string(status.rawValue)
+        devices[id] = record
+        if previous?.isOnline != status.isOnline { publishAvailability(record) }
+        publishState(record)
+        // Only a change of connection is an event; a first status, or coming into range, is not.
+        if let previous, previous.isConnected != status.isConnected {
+            var data: [String: JSONValue] = [
+                "id": .string(id.rawValue), "alias": .string(record.alias), "status": .string(status.rawValue),
+            ]
+            if let detail { data["detail"] = .string(detail) }
+            publishEvent(status.isConnected ? "device_connected" : "device_disconnected", data)
+        }
+        scheduleInventory()
+    }
+
+    func deviceOccurrence(_ id: DeviceID, _ occurrence: DeviceOccurrence) {
+        let alias = devices[id]?.alias ?? id.rawValue
+        var data = occurrence.data
+        data["id"] = .string(id.rawValue)
+        data["alias"] = .string(alias)
+        switch occurrence.kind {
+        case .commandFailed, .connectFailed:
+            let reason = occurrence.data["error"]?.stringValue ?? occurrence.data["reason"]?.stringValue ?? ""
+            warnRepeated(
+                occurrence.kind == .commandFailed ? "failed commands" : "failed connects", source: alias,
+                occurrence.kind == .commandFailed ? "Command failed" : "Connect failed",
+                metadata: ["device.id": "\(id)", "alias": "\(alias)", "error": "\(reason)"])
+            publishRepeatedEvent(occurrence.kind.rawValue, source: alias, data)
+        case .interviewed:
+            publishEvent(occurrence.kind.rawValue, data)
+        }
+    }
+}

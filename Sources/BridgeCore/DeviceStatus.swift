@@ -1,0 +1,42 @@
+/// Where a device stands, for every family (after the Nova SDK's model): `status` in the device's retained
+/// state, `device_status` in `bridge/devices`. MQTT availability follows it.
+public enum DeviceStatus: String, Sendable, Hashable, Codable, CaseIterable {
+    /// In range (or listed by its cloud) but not connected.
+    case available
+    /// Out of range, offline, or not heard from for too long.
+    case unavailable
+    /// A connection is being set up.
+    case connecting
+    /// Connected and idle.
+    case ready
+    /// Connected with a command in flight.
+    case busy
+
+    /// Whether the device's availability topic says `online` in this status.
+    public var isOnline: Bool { self != .unavailable }
+
+    /// Whether the device holds a connection (a change of this is `device_connected`/`device_disconnected`).
+    public var isConnected: Bool { self == .ready || self == .busy }
+}
+
+/// How an integration is doing, with a detail for people: `bridge/info`, `health_check`, `bridge/event`.
+public struct IntegrationStatus: Sendable, Hashable {
+    /// The states integrations report.
+    public enum State: String, Sendable, Hashable, CaseIterable {
+        case disabled, starting, running, unauthorized, error
+        /// BLE: no Bluetooth adapter, a powered-off one, or no BlueZ on the bus.
+        case noAdapter = "no_adapter", adapterOff = "adapter_off", bluezUnavailable = "bluez_unavailable"
+    }
+
+    public var state: State
+    public var detail: String?
+
+    /// Creates a status.
+    public init(_ state: State, detail: String? = nil) {
+        self.state = state
+        self.detail = detail
+    }
+
+    /// Whether `health_check` counts the integration as healthy.
+    public var isHealthy: Bool { ![.unauthorized, .error, .noAdapter, .adapterOff, .bluezUnavailable].contains(state) }
+}
