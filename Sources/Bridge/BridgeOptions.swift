@@ -18,13 +18,21 @@ public struct BridgeOptions: Sendable {
     public var saveAliases: (@Sendable ([DeviceID: String]) -> Void)?
     /// Aliases persisted by earlier renames.
     public var savedAliases: [DeviceID: String]
+    /// Persists the remembered devices; called with the whole set after every change.
+    public var saveRemembered: (@Sendable (Set<DeviceID>) -> Void)?
+    /// Devices remembered by earlier `device/remember` or `device/connect` requests.
+    public var savedRemembered: Set<DeviceID>
+    /// How long `device/connect` and `device/disconnect` wait for the connection to come up or go down.
+    public var connectionTimeout: Duration
 
     /// Creates options with the defaults used in production.
     public init(
         version: String, discoveryWindow: Duration = .seconds(3), birthDelay: ClosedRange<Double> = 2...6,
         rediscoverDelay: Duration = .seconds(2), inventoryDebounce: Duration = .milliseconds(100),
         repeatWindow: Duration = .seconds(10),
-        saveAliases: (@Sendable ([DeviceID: String]) -> Void)? = nil, savedAliases: [DeviceID: String] = [:]
+        saveAliases: (@Sendable ([DeviceID: String]) -> Void)? = nil, savedAliases: [DeviceID: String] = [:],
+        saveRemembered: (@Sendable (Set<DeviceID>) -> Void)? = nil, savedRemembered: Set<DeviceID> = [],
+        connectionTimeout: Duration = .seconds(10)
     ) {
         self.version = version
         self.discoveryWindow = discoveryWindow
@@ -34,5 +42,8 @@ public struct BridgeOptions: Sendable {
         self.repeatWindow = repeatWindow
         self.saveAliases = saveAliases
         self.savedAliases = savedAliases
+        self.saveRemembered = saveRemembered
+        self.savedRemembered = savedRemembered
+        self.connectionTimeout = connectionTimeout
     }
 }

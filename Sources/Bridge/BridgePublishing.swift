@@ -35,7 +35,7 @@ extension BridgeService {
     }
 
     func publishDevices() {
-        let list = devices.values.sorted { $0.id < $1.id }.map { $0.inventoryJSON() }
+        let list = devices.values.sorted { $0.id < $1.id }.map { $0.inventoryJSON(remembered: remembered.contains($0.id)) }
         publishJSON(topics.bridgeDevices, .array(list), retain: true, qos: 1)
     }
 

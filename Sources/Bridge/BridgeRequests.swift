@@ -22,21 +22,27 @@ extension BridgeService {
             fields = object
             fields["transaction"] = nil
         }
-        if let (driver, request) = integrationRequest(name) {
-            // A driver may need the network to answer; the bridge keeps handling other messages meanwhile.
-            let payload = fields
-            Task {
-                let result: Result<JSONValue, CommandError>
-                do throws(CommandError) {
-                    result = .success(try await driver.handleRequest(request, payload: payload))
-                } catch {
-                    result = .failure(error)
-                }
-                self.respond(name, transaction: transaction, result)
+        let work: OffQueueWork
+        do throws(CommandError) {
+            guard let found = try offQueueWork(name, fields) else {
+                respond(name, transaction: transaction, await answer(name, fields))
+                return
             }
+            work = found
+        } catch {
+            respond(name, transaction: transaction, .failure(error))
             return
         }
-        respond(name, transaction: transaction, await answer(name, fields))
+        // Drivers may need the network or a device to answer; the bridge keeps handling other messages meanwhile.
+        Task {
+            let result: Result<JSONValue, CommandError>
+            do throws(CommandError) {
+                result = .success(try await work())
+            } catch {
+                result = .failure(error)
+            }
+            self.respond(name, transaction: transaction, result)
+        }
     }
 
     /// Publishes `bridge/response/<name>`.
@@ -54,7 +60,7 @@ extension BridgeService {
     }
 
     /// The driver and its request name for `<integration>/<name>` requests of running integrations.
-    private func integrationRequest(_ name: String) -> (any DeviceDriver, String)? {
+    func integrationRequest(_ name: String) -> (any DeviceDriver, String)? {
         let parts = name.split(separator: "/", maxSplits: 1).map(String.init)
         guard parts.count == 2, let integration = Integration(rawValue: parts[0]), let driver = drivers[integration] else {
             return nil

@@ -20,6 +20,8 @@ public actor BridgeService: Service {
     var devices: [DeviceID: DeviceRecord] = [:]
     var aliasIndex: [String: DeviceID] = [:]
     var savedAliases: [DeviceID: String]
+    /// Devices the user asked to remember (`device/remember`, `device/connect` with `remember`).
+    var remembered: Set<DeviceID>
     var integrationStatus: [Integration: IntegrationStatus] = [:]
     var restartRequired: [String] = []
     var inventoryScheduled = false
@@ -43,6 +45,7 @@ public actor BridgeService: Service {
         self.logger = logger
         self.topics = Topics(base: config.mqtt.baseTopic)
         self.savedAliases = options.savedAliases
+        self.remembered = options.savedRemembered
         self.discovery = DiscoveryState()
         self.summarizer = RepeatSummarizer(window: options.repeatWindow)
         inbox.install(InboxFilter(config: config))
@@ -74,6 +77,7 @@ public actor BridgeService: Service {
         }
         publishInfo()
         publishDevices()
+        announceRemembered()
         logger.info("Bridge started", metadata: ["base_topic": "\(topics.base)"])
     }
 

@@ -22,7 +22,7 @@ struct DeviceRecord {
     }
 
     /// The `bridge/devices` entry.
-    func inventoryJSON() -> JSONValue {
+    func inventoryJSON(remembered: Bool) -> JSONValue {
         var entry: [String: JSONValue] = [
             "id": .string(id.rawValue), "alias": .string(alias), "integration": .string(id.integration.rawValue),
             "kind": .string(descriptor.kind), "manufacturer": .string(descriptor.manufacturer),
@@ -33,6 +33,10 @@ struct DeviceRecord {
             "exposes": JSONValue.encodeValue(descriptor.exposes),
         ]
         if let label = descriptor.label { entry["label"] = .string(label) }
+        if remembered { entry["remembered"] = true }
+        if let firmware = descriptor.softwareVersion { entry["firmware"] = .string(firmware) }
+        if let hardware = descriptor.hardwareVersion { entry["hardware"] = .string(hardware) }
+        if !descriptor.details.isEmpty { entry["details"] = .object(descriptor.details) }
         if let modelID = descriptor.modelID { entry["model_id"] = .string(modelID) }
         if case .disabled = settings.homeassistant { entry["homeassistant"] = .bool(false) }
         return .object(entry)

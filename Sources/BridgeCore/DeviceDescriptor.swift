@@ -16,12 +16,15 @@ public struct DeviceDescriptor: Sendable, Hashable {
     public var exposes: [Expose]
     /// Whether `/set` accepts plain `ON`/`OFF`/`TOGGLE`.
     public var switchable: Bool
+    /// Anything else worth showing in `bridge/devices` (a BLE address type, an EV3's battery type, ...).
+    public var details: [String: JSONValue]
 
     /// Creates a descriptor.
     public init(
         id: DeviceID, kind: String, manufacturer: String, model: String, modelID: String? = nil,
         serialNumber: String? = nil, softwareVersion: String? = nil, hardwareVersion: String? = nil,
-        connections: [[String]] = [], label: String? = nil, exposes: [Expose], switchable: Bool = false
+        connections: [[String]] = [], label: String? = nil, exposes: [Expose], switchable: Bool = false,
+        details: [String: JSONValue] = [:]
     ) {
         self.id = id
         self.kind = kind
@@ -35,6 +38,7 @@ public struct DeviceDescriptor: Sendable, Hashable {
         self.label = label
         self.exposes = exposes
         self.switchable = switchable
+        self.details = details
     }
 
     /// The main light, if the device is one.

@@ -19,3 +19,17 @@ public protocol DeviceDriver: Sendable {
     /// The bridge stopped tracking this device (removed by a user); forget cached knowledge of it.
     func forget(_ device: DeviceID) async
 }
+
+/// A driver whose devices hold connections (BLE, EV3). The bridge routes `device/connect`,
+/// `device/disconnect` and `device/remember` to it, after resolving the device and off its request queue.
+public protocol ConnectionControl: DeviceDriver {
+    /// Connects and returns once the connection is up; throws when it cannot be made.
+    func connect(_ device: DeviceID) async throws(CommandError)
+
+    /// Disconnects and returns once the connection is down; the driver holds it down until a manual
+    /// connect or a restart, whatever its policy says.
+    func disconnect(_ device: DeviceID) async throws(CommandError)
+
+    /// The device joined or left the remembered set (told once per remembered device at start-up too).
+    func setRemembered(_ device: DeviceID, _ remembered: Bool) async
+}

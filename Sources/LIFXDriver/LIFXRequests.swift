@@ -21,11 +21,15 @@ extension LIFXDriver {
             guard let color = payload["color"]?.stringValue else { throw CommandError("lifx/validate_color needs {\"color\": \"…\"}") }
             return try await direct { client throws(LIFXError) in try await client.validateColor(color) }
         case "toggle", "delta":
-            guard let key = payload["id"]?.stringValue, let device = DeviceID(key), let target = target(for: device) else {
-                throw CommandError("lifx/\(name) needs {\"id\": \"lifx_…\"} naming a known light or group")
+            // The bridge has resolved "device" (an id or alias) to the id; "id" is the older spelling.
+            guard let key = (payload["device"] ?? payload["id"])?.stringValue, let device = DeviceID(key),
+                let target = target(for: device)
+            else {
+                throw CommandError("lifx/\(name) needs {\"device\": id or alias} naming a known light or group")
             }
             var body = payload
             body["id"] = nil
+            body["device"] = nil
             let selector = target.selector
             let fields = body
             let results = try await direct { client throws(LIFXError) in

@@ -30,11 +30,13 @@ public struct BridgeRunner {
         let client = try MosquittoClient(
             options: MosquittoOptions(config.mqtt), logger: Logger(label: "mqtt"), deliver: inbox.transportHandler)
         let drivers = DriverFactory(config: config, sink: inbox.deviceSink).makeDrivers()
-        let aliases = AliasStore(path: aliasPath, logger: logger)
+        let memory = DeviceMemoryStore(path: aliasPath, logger: logger)
         let bridge = BridgeService(
             config: config, transport: client, drivers: drivers, inbox: inbox,
             logLevel: control,
-            options: BridgeOptions(version: version, saveAliases: { aliases.save($0) }, savedAliases: aliases.load()),
+            options: BridgeOptions(
+                version: version, saveAliases: { memory.save(aliases: $0) }, savedAliases: memory.aliases,
+                saveRemembered: { memory.save(remembered: $0) }, savedRemembered: memory.remembered),
             logger: Logger(label: "bridge"))
         let services: [any Service] =
             [MQTTService(client: client)] + drivers.map { DriverService(driver: $0) as any Service }

@@ -86,6 +86,21 @@ struct LIFXCommandTests {
         try await harness.stop()
     }
 
+    @Test("lifx/toggle names its light by alias; the bridge resolves it")
+    func toggleRequestByAlias() async throws {
+        let harness = try await LIFXHarness.start(devicesYAML: "devices:\n  lifx_d073d5000002:\n    alias: floor\n")
+        let mark = harness.client.mark
+        harness.client.publish("\(harness.base)/bridge/request/lifx/toggle", #"{"device":"floor"}"#)
+        let response = try await harness.client.waitForMessage(topic: "\(harness.base)/bridge/response/lifx/toggle", after: mark)
+        #expect(response.json?["status"] == "ok", "\(response.text)")
+        let toggle = try #require(try await harness.requests { $0.method == "POST" }.first)
+        #expect(toggle.path == "/v1/lights/id:d073d5000002/toggle")
+        harness.client.publish("\(harness.base)/bridge/request/lifx/toggle", #"{"device":"nobody"}"#)
+        let refused = try await harness.client.waitForMessage(topic: "\(harness.base)/bridge/response/lifx/toggle", after: response.index + 1)
+        #expect(refused.json?["error"] == "no device \"nobody\"")
+        try await harness.stop()
+    }
+
     @Test("a scene is activated through bridge/request/lifx/scene and the /set of the scenes device")
     func scenes() async throws {
         let harness = try await LIFXHarness.start()

@@ -16,6 +16,8 @@ public final class MemoryBridge: Sendable {
     public let inbox: BridgeInbox
     /// One scripted driver per integration asked for.
     public let drivers: [Integration: ScriptedDriver]
+    /// The drivers with connections, for the integrations asked for with `connecting`.
+    public let connecting: [Integration: ConnectingDriver]
     /// Everything the bridge logged.
     public let logs: LogCapture
     private let service: BridgeService
@@ -23,8 +25,8 @@ public final class MemoryBridge: Sendable {
 
     /// Builds a bridge without running it; `retained` is on the "broker" before it starts.
     public init(
-        yaml: String? = nil, integrations: [Integration] = [.lifx], options: BridgeOptions = .fastForTests(),
-        limits: InboxLimits = InboxLimits(), retained: [String: [UInt8]] = [:]
+        yaml: String? = nil, integrations: [Integration] = [.lifx], connecting: [Integration] = [],
+        options: BridgeOptions = .fastForTests(), limits: InboxLimits = InboxLimits(), retained: [String: [UInt8]] = [:]
     ) throws {
         let text = yaml ?? TestConfig.yaml(port: 1883)
         do throws(ConfigErrors) {
@@ -38,21 +40,33 @@ public final class MemoryBridge: Sendable {
         transport.attach(inbox.transportHandler)
         logs = LogCapture()
         var drivers: [Integration: ScriptedDriver] = [:]
+        var all: [any DeviceDriver] = []
         for integration in integrations {
             drivers[integration] = ScriptedDriver(integration: integration, sink: inbox.deviceSink)
+            all.append(drivers[integration]!)
+        }
+        var connectingDrivers: [Integration: ConnectingDriver] = [:]
+        for integration in connecting {
+            let driver = ConnectingDriver(integration: integration, sink: inbox.deviceSink)
+            connectingDrivers[integration] = driver
+            drivers[integration] = driver.scripted
+            all.append(driver)
         }
         self.drivers = drivers
+        self.connecting = connectingDrivers
         service = BridgeService(
-            config: config, transport: transport, drivers: Array(drivers.values), inbox: inbox,
+            config: config, transport: transport, drivers: all, inbox: inbox,
             logLevel: LogLevelControl(.debug), options: options, logger: logs.logger("bridge"))
     }
 
     /// Builds and runs a bridge, returning once it has published `bridge/devices`.
     public static func start(
-        yaml: String? = nil, integrations: [Integration] = [.lifx], options: BridgeOptions = .fastForTests(),
-        limits: InboxLimits = InboxLimits(), retained: [String: [UInt8]] = [:]
+        yaml: String? = nil, integrations: [Integration] = [.lifx], connecting: [Integration] = [],
+        options: BridgeOptions = .fastForTests(), limits: InboxLimits = InboxLimits(), retained: [String: [UInt8]] = [:]
     ) async throws -> MemoryBridge {
-        let bridge = try MemoryBridge(yaml: yaml, integrations: integrations, options: options, limits: limits, retained: retained)
+        let bridge = try MemoryBridge(
+            yaml: yaml, integrations: integrations, connecting: connecting, options: options, limits: limits,
+            retained: retained)
         try await bridge.run()
         return bridge
     }

@@ -1,0 +1,59 @@
+import BridgeCore
+import Foundation
+import Logging
+import Synchronization
+
+/// Keeps what users told the bridge about devices across restarts, in one JSON file: aliases set through
+/// `device/rename` (`{"<id>": "<alias>"}`, the file's original shape) and the remembered devices
+/// (`"remembered": ["<id>", …]`; no device id can be `remembered`).
+final class DeviceMemoryStore: Sendable {
+    let path: String
+    let logger: Logger
+    private let memory = Mutex<(aliases: [DeviceID: String], remembered: Set<DeviceID>)>(([:], []))
+
+    init(path: String, logger: Logger) {
+        self.path = path
+        self.logger = logger
+        memory.withLock { $0 = Self.read(path, logger) }
+    }
+
+    var aliases: [DeviceID: String] { memory.withLock { $0.aliases } }
+    var remembered: Set<DeviceID> { memory.withLock { $0.remembered } }
+
+    func save(aliases: [DeviceID: String]) { write { $0.aliases = aliases } }
+    func save(remembered: Set<DeviceID>) { write { $0.remembered = remembered } }
+
+    private func write(_ change: (inout (aliases: [DeviceID: String], remembered: Set<DeviceID>)) -> Void) {
+        let snapshot = memory.withLock { memory in
+            change(&memory)
+            return memory
+        }
+        var raw: [String: JSONValue] = [:]
+        for (id, alias) in snapshot.aliases { raw[id.rawValue] = .string(alias) }
+        if !snapshot.remembered.isEmpty { raw["remembered"] = .array(snapshot.remembered.sorted().map { .string($0.rawValue) }) }
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+        do {
+            try encoder.encode(raw).write(to: URL(fileURLWithPath: path), options: .atomic)
+        } catch {
+            logger.error("Cannot save aliases and remembered devices", metadata: ["file": "\(path)", "error": "\(error.localizedDescription)"])
+        }
+    }
+
+    private static func read(_ path: String, _ logger: Logger) -> (aliases: [DeviceID: String], remembered: Set<DeviceID>) {
+        guard let data = FileManager.default.contents(atPath: path) else { return ([:], []) }
+        guard let raw = try? JSONDecoder().decode([String: JSONValue].self, from: data) else {
+            logger.warning("Ignoring unreadable alias file", metadata: ["file": "\(path)"])
+            return ([:], [])
+        }
+        var aliases: [DeviceID: String] = [:]
+        for (key, value) in raw {
+            if let id = DeviceID(key), let alias = value.stringValue { aliases[id] = alias }
+        }
+        var remembered: Set<DeviceID> = []
+        if case .array(let ids)? = raw["remembered"] {
+            remembered = Set(ids.compactMap { $0.stringValue.flatMap(DeviceID.init) })
+        }
+        return (aliases, remembered)
+    }
+}
