@@ -75,10 +75,23 @@ public enum ConfigLoader {
                     let mark = locator.mark(for: issue.path, atKey: issue.atKey)
                     return ConfigIssue(
                         file: file, line: mark?.line ?? 1, column: mark?.column ?? 1,
-                        keyPath: issue.path.joined(separator: "."), message: issue.message)
+                        keyPath: Self.keyPath(issue.path), message: issue.message)
                 }.sorted { ($0.line, $0.column) < ($1.line, $1.column) })
         }
         return config
+    }
+
+    /// `ble.connect[0].match.name`: sequence items as `[n]` after their key.
+    static func keyPath(_ path: [String]) -> String {
+        var result = ""
+        for component in path {
+            if component.hasPrefix("Index "), Int(component.dropFirst(6)) != nil {
+                result += "[\(component.dropFirst(6))]"
+            } else {
+                result += (result.isEmpty ? "" : ".") + component
+            }
+        }
+        return result
     }
 
     private static func syntaxIssue(_ error: any Error, file: String) -> ConfigIssue {
@@ -108,6 +121,15 @@ struct NodeLocator {
         var node = root
         var best = root.mark
         for (index, component) in path.enumerated() {
+            // Sequence items appear in paths as `Index 3` (decoder) or `3` (interpolation).
+            if let sequence = node.sequence {
+                guard let position = Int(component.hasPrefix("Index ") ? String(component.dropFirst(6)) : component),
+                    sequence.indices.contains(position)
+                else { break }
+                node = sequence[position]
+                best = node.mark ?? best
+                continue
+            }
             guard let mapping = node.mapping,
                 let pair = mapping.first(where: { $0.key.string == component })
             else { break }

@@ -41,7 +41,11 @@ extension Configuration {
                 "enabled": .bool(lifx.enabled), "token": secret(lifx.token), "api_url": .string(lifx.apiURL),
                 "poll_interval": .string(lifx.pollInterval.description),
             ],
-            "ble": ["enabled": .bool(ble.enabled)],
+            "ble": [
+                "enabled": .bool(ble.enabled), "adapter": ble.adapter.map(JSONValue.string) ?? .null,
+                "away_after": .string(ble.awayAfter.description), "connect_rules": .number(Double(ble.connect.count)),
+                "deny": .array(ble.deny.map(JSONValue.string)),
+            ],
             "ev3": ["enabled": .bool(ev3.enabled)],
         ]
     }

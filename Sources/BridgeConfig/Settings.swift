@@ -113,6 +113,14 @@ public struct LIFXSettings: Sendable, Equatable {
 /// The `ble` section.
 public struct BLESettings: Sendable, Equatable {
     public var enabled = false
+    /// The adapter to use (`hci0`); nil picks the first powered adapter with the central role.
+    public var adapter: String?
+    /// A device not heard from for this long, and not connected, becomes unavailable.
+    public var awayAfter = ConfigDuration.seconds(60)
+    /// Auto-connect rules, in order; the first that matches a device decides.
+    public var connect: [BLEConnectRule] = []
+    /// Addresses never connected (normalised `aa:bb:cc:dd:ee:ff`).
+    public var deny: [String] = []
     /// Creates the defaults.
     public init() {}
 }

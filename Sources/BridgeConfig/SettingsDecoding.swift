@@ -142,12 +142,27 @@ extension LIFXSettings: Decodable {
 }
 
 extension BLESettings: Decodable {
-    enum CodingKeys: String, CodingKey, CaseIterable { case enabled }
+    enum CodingKeys: String, CodingKey, CaseIterable {
+        case enabled, adapter, awayAfter = "away_after", connect, deny
+    }
 
     /// Decodes the `ble` section.
     public init(from decoder: any Decoder) throws {
         let reader = try SectionReader(decoder, keys: CodingKeys.self)
         enabled = reader.value(.enabled, default: false)
+        adapter = reader.optional(.adapter)
+        awayAfter = reader.value(.awayAfter, default: awayAfter)
+        if awayAfter < .seconds(1) { reader.problem(.awayAfter, "must be at least 1s") }
+        let rules: [BLEConnectRule?] = reader.value(.connect, default: [])
+        connect = rules.compactMap { $0 }
+        let addresses: [String] = reader.value(.deny, default: [])
+        for (index, text) in addresses.enumerated() {
+            guard let address = BLEIdentifiers.address(text) else {
+                reader.collector.add(reader.path + ["deny", "Index \(index)"], "\"\(text)\" is not a Bluetooth address (aa:bb:cc:dd:ee:ff)")
+                continue
+            }
+            deny.append(address)
+        }
     }
 }
 

@@ -1,0 +1,77 @@
+import BridgeConfig
+import BridgeCore
+import Testing
+
+@Suite("The ble config section")
+struct BLEConfigTests {
+    static let example = """
+        ble:
+          enabled: true
+          adapter: hci1
+          away_after: 90s
+          connect:
+            - match: {service: fff0, name: Nova}
+              policy: closest
+              max_devices: 2
+              min_signal: 0.2
+            - match: {service: "180d"}
+              policy: all
+            - match: {class: Nova, address: "AA-BB-CC-DD-EE-01"}
+          deny: ["11:22:33:44:55:66"]
+
+        """
+
+    @Test("a full section decodes with normalised UUIDs and addresses and the documented defaults")
+    func decodes() throws {
+        let config = try ConfigLoader.parse(yaml: Self.example, file: "ble.yaml")
+        let ble = config.ble
+        #expect(ble.enabled && ble.adapter == "hci1" && ble.awayAfter == .seconds(90))
+        #expect(ble.deny == ["11:22:33:44:55:66"])
+        #expect(ble.connect.count == 3)
+        #expect(ble.connect[0].match.service == "0000fff0-0000-1000-8000-00805f9b34fb")
+        #expect(ble.connect[0].match.name?.matches("Nova") == true)
+        #expect(ble.connect[0].maxDevices == 2 && ble.connect[0].minSignal == 0.2 && ble.connect[0].policy == .closest)
+        #expect(ble.connect[1].match.service == "0000180d-0000-1000-8000-00805f9b34fb" && ble.connect[1].policy == .all)
+        #expect(ble.connect[2].match == .init(address: "aa:bb:cc:dd:ee:01", deviceClass: "nova"))
+        #expect(ble.connect[2].policy == .closest && ble.connect[2].maxDevices == 1 && ble.connect[2].minSignal == 0.1)
+        #expect(BLESettings().awayAfter == .seconds(60))
+    }
+
+    @Test(
+        "every bad value is reported with its line, column and key path",
+        arguments: [
+            ("    - match: {name: \"Nova[\"}\n", 3, 21, "ble.connect[0].match.name", "unclosed [ in pattern \"Nova[\""),
+            ("    - match: {service: fffz}\n", 3, 24, "ble.connect[0].match.service", "\"fffz\" is not a service UUID"),
+            ("    - match: {address: 11:22:33}\n", 3, 24, "ble.connect[0].match.address", "is not a Bluetooth address"),
+            ("    - match: {class: lamp}\n", 3, 22, "ble.connect[0].match.class", "\"lamp\" is not a device class (nova)"),
+            ("    - match: {name: x}\n      policy: nearest\n", 4, 15, "ble.connect[0].policy", "\"nearest\" is not a policy"),
+            ("    - match: {name: x}\n      max_devices: 0\n", 4, 20, "ble.connect[0].max_devices", "must be at least 1"),
+            ("    - match: {name: x}\n      min_signal: 1.5\n", 4, 19, "ble.connect[0].min_signal", "must be between 0 and 1"),
+            ("    - match: {}\n", 3, 14, "ble.connect[0].match", "needs at least one of"),
+            ("    - match: {name: x}\n      when: always\n", 4, 7, "ble.connect[0].when", "unknown key"),
+        ])
+    func errors(rule: String, line: Int, column: Int, keyPath: String, message: String) {
+        let yaml = "ble:\n  connect:\n" + rule
+        do {
+            _ = try ConfigLoader.parse(yaml: yaml, file: "ble.yaml")
+            Issue.record("\(yaml) was accepted")
+        } catch {
+            let issue = error.issues.first
+            #expect(error.issues.count == 1, "\(error)")
+            #expect(issue?.keyPath == keyPath, "\(error)")
+            #expect(issue?.message.contains(message) == true, "\(error)")
+            #expect(issue.map { ($0.line, $0.column) } ?? (0, 0) == (line, column), "\(error)")
+        }
+    }
+
+    @Test("a bad deny address and a too short away_after are reported where they are")
+    func sectionErrors() {
+        do {
+            _ = try ConfigLoader.parse(yaml: "ble:\n  away_after: 100ms\n  deny: [\"aa:bb\"]\n", file: "ble.yaml")
+            Issue.record("accepted")
+        } catch {
+            #expect(error.description.contains("ble.yaml:2:15: ble.away_after: must be at least 1s"), "\(error)")
+            #expect(error.description.contains("ble.yaml:3:10: ble.deny[0]: \"aa:bb\" is not a Bluetooth address"), "\(error)")
+        }
+    }
+}
