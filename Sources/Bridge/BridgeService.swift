@@ -73,7 +73,8 @@ public actor BridgeService: Service {
             transport.subscribe(config.homeassistant.statusTopic, qos: 1)
             transport.subscribe(config.homeassistant.discoveryPrefix + "/+/+/+/config", qos: 1)
             schedule(.discoveryWindowClosed, after: options.discoveryWindow)
-            for message in builder.bridgeConfigs() { publishDiscovery(message) }
+            let running = Integration.allCases.filter { drivers[$0] != nil }
+            for message in builder.bridgeConfigs(integrations: running) { publishDiscovery(message) }
         }
         publishInfo()
         publishDevices()

@@ -144,6 +144,7 @@ struct DiscoveryTopicTests {
             Set(remaining.keys) == [
                 foreign, moves[0].1, moves[1].1,
                 "homeassistant/binary_sensor/things2mqtt_bridge_t2m/connection_state/config",
+                "homeassistant/sensor/things2mqtt_bridge_t2m/lifx_status/config",
             ])
         await bridge.stop()
         await seeder.close()

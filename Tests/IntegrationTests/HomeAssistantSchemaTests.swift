@@ -20,7 +20,8 @@ struct HomeAssistantSchemaTests {
         try await broker.waitForRetained("t2m/bridge/devices") { $0.json?.arrayCount == 2 }
 
         let configs = try await broker.retainedMessages(under: "homeassistant/#")
-        let expectedCount = 1 + 2 + Fixtures.sensorBox().exposes.count
+        // The bridge's connectivity sensor and one status sensor per running integration (lifx, ble).
+        let expectedCount = 1 + 2 + 2 + Fixtures.sensorBox().exposes.count
         #expect(configs.count == expectedCount, "\(configs.keys.sorted())")
         let components = Set(configs.keys.map { $0.split(separator: "/")[1] })
         #expect(components == ["binary_sensor", "light", "sensor", "number", "switch", "select", "text", "button", "scene"])

@@ -40,8 +40,8 @@ struct DiscoveryBuilder {
         ["name": "things2mqtt", "sw_version": .string(version)]
     }
 
-    /// The bridge's own device with its connectivity sensor.
-    func bridgeConfigs() -> [DiscoveryMessage] {
+    /// The bridge's own device: its connectivity sensor and, per running integration, a status sensor.
+    func bridgeConfigs(integrations: [Integration] = []) -> [DiscoveryMessage] {
         let device: JSONValue = [
             "identifiers": [.string(bridgeIdentifier)], "name": .string("things2mqtt bridge (\(topics.base))"),
             "manufacturer": "things2mqtt", "model": "Bridge", "sw_version": .string(version),
@@ -55,7 +55,24 @@ struct DiscoveryBuilder {
             "payload_on": "online", "payload_off": "offline", "device_class": "connectivity",
             "entity_category": "diagnostic", "device": device, "origin": origin,
         ]
-        return [DiscoveryMessage(topic: topic("binary_sensor", bridgeNodeID, objectID), payload: payload)]
+        var messages = [DiscoveryMessage(topic: topic("binary_sensor", bridgeNodeID, objectID), payload: payload)]
+        for integration in integrations {
+            let name = integration.rawValue
+            let objectID = "\(name)_status"
+            let entityID = "\(bridgeNodeID)_\(objectID)"
+            let status: JSONValue = [
+                "name": .string("\(name.uppercased()) status"), "unique_id": .string("\(bridgeNodeID)_\(objectID)_\(topics.base)"),
+                "default_entity_id": .string("sensor.\(entityID)"), "object_id": .string(entityID),
+                "state_topic": .string(topics.bridgeInfo), "value_template": .string("{{ value_json.integrations.\(name).status }}"),
+                "json_attributes_topic": .string(topics.bridgeInfo),
+                "json_attributes_template": .string("{{ value_json.integrations.\(name) | tojson }}"),
+                "device_class": "enum", "options": .array(IntegrationStatus.State.allCases.map { .string($0.rawValue) }),
+                "entity_category": "diagnostic", "device": device, "origin": origin,
+                "availability": [["topic": .string(topics.bridgeState), "value_template": "{{ value_json.state }}"]],
+            ]
+            messages.append(DiscoveryMessage(topic: topic("sensor", bridgeNodeID, objectID), payload: status))
+        }
+        return messages
     }
 
     /// Every entity of one device, with per-device overrides merged last.
