@@ -1,6 +1,8 @@
 /// What the policies want done: devices to connect and devices to disconnect, each sorted by address.
 public struct ConnectDecision: Sendable, Hashable {
+    /// Devices to connect.
     public var connect: [BLEAddress]
+    /// Devices to disconnect.
     public var disconnect: [BLEAddress]
 
     /// Creates a decision.

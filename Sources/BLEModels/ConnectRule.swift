@@ -28,7 +28,9 @@ public struct ConnectRule: Sendable, Hashable {
         }
     }
 
+    /// Which devices the rule claims.
     public var match: Match
+    /// How it connects them.
     public var policy: Policy
     /// How many devices `closest` keeps connected; the other policies have no limit.
     public var maxDevices: Int

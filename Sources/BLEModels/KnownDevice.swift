@@ -13,6 +13,7 @@ public struct KnownDevice: Sendable, Hashable {
         case connected
     }
 
+    /// The device's address.
     public var address: BLEAddress
     /// The advertised local name, if any.
     public var name: String?
@@ -20,9 +21,11 @@ public struct KnownDevice: Sendable, Hashable {
     public var services: Set<BLEUUID>
     /// The averaged signal 0.0–1.0, nil before the first reading.
     public var signal: Double?
+    /// Where it stands; `connecting`, `ready` and `busy` hold a connection.
     public var status: DeviceStatus
     /// In the bridge's remembered set.
     public var remembered: Bool
+    /// A manual connect or disconnect in force.
     public var manual: Manual
 
     /// Creates a device view.
