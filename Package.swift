@@ -71,6 +71,11 @@ let package = Package(
             swiftSettings: strictSettings
         ),
         .target(
+            name: "BLEModels",
+            dependencies: ["BridgeCore"],
+            swiftSettings: strictSettings
+        ),
+        .target(
             name: "LIFXDriver",
             dependencies: [
                 "BridgeCore",
@@ -160,6 +165,11 @@ let package = Package(
                 "LIFXModels", "LIFXDriver", "LIFXSimulator", "BridgeCore", "TestSupport",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
             ],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "BLEModelsTests",
+            dependencies: ["BLEModels", "BridgeCore"],
             swiftSettings: strictSettings
         ),
         .testTarget(

@@ -1,0 +1,61 @@
+import BLEModels
+import BridgeCore
+import Testing
+
+@Suite("BLE addresses and UUIDs")
+struct BLEAddressTests {
+    @Test(
+        "addresses parse in any case and with either separator",
+        arguments: [
+            ("AA:BB:CC:DD:EE:FF", "AA:BB:CC:DD:EE:FF"), ("a4:c1:38:0a:0b:0c", "A4:C1:38:0A:0B:0C"),
+            ("11-22-33-44-55-66", "11:22:33:44:55:66"), ("00:00:00:00:00:00", "00:00:00:00:00:00"),
+        ])
+    func addresses(text: String, canonical: String) throws {
+        let address = try BLEAddress(text)
+        #expect(address.description == canonical)
+        #expect(address.deviceID == DeviceID.ble(mac: canonical))
+    }
+
+    @Test(
+        "malformed addresses are errors that quote them",
+        arguments: [
+            "", "AA:BB:CC:DD:EE", "AA:BB:CC:DD:EE:FF:00", "AA:BB:CC:DD:EE:GG", "AABBCCDDEEFF", "A:BB:CC:DD:EE:FFF",
+            "AA:BB-CC:DD:EE:FF", "+A:BB:CC:DD:EE:FF", "AA::CC:DD:EE:FF", "AA:BB:CC:DD:EE:１２",
+        ])
+    func badAddresses(text: String) {
+        #expect(throws: BLEFormatError.self) { try BLEAddress(text) }
+        do {
+            _ = try BLEAddress(text)
+        } catch {
+            #expect(error.description.contains("\"\(text)\""))
+        }
+    }
+
+    @Test(
+        "UUIDs compare in canonical lowercase 128-bit form",
+        arguments: [
+            ("fff0", "0000fff0-0000-1000-8000-00805f9b34fb", "fff0"),
+            ("FFF0", "0000fff0-0000-1000-8000-00805f9b34fb", "fff0"),
+            ("0x180D", "0000180d-0000-1000-8000-00805f9b34fb", "180d"),
+            ("0000180D", "0000180d-0000-1000-8000-00805f9b34fb", "180d"),
+            ("0000FFF0-0000-1000-8000-00805F9B34FB", "0000fff0-0000-1000-8000-00805f9b34fb", "fff0"),
+            ("0000fff000001000800000805f9b34fb", "0000fff0-0000-1000-8000-00805f9b34fb", "fff0"),
+            ("6e400001-b5a3-f393-e0a9-e50e24dcca9e", "6e400001-b5a3-f393-e0a9-e50e24dcca9e",
+                "6e400001-b5a3-f393-e0a9-e50e24dcca9e"),
+            ("12345678", "12345678-0000-1000-8000-00805f9b34fb", "12345678-0000-1000-8000-00805f9b34fb"),
+        ])
+    func uuids(text: String, canonical: String, short: String) throws {
+        let uuid = try BLEUUID(text)
+        #expect(uuid.description == canonical)
+        #expect(uuid.short == short)
+        #expect(uuid == (try BLEUUID(canonical)))
+    }
+
+    @Test(
+        "malformed UUIDs are errors",
+        arguments: ["", "fff", "fffg", "0x", "0xfff0fff0fff0", "0000fff0-0000-1000-8000-00805f9b34f",
+            "0000fff0-0000-1000-8000+00805f9b34fb", "0000fff00-000-1000-8000-00805f9b34fb", "heart_rate", "١٨٠d"])
+    func badUUIDs(text: String) {
+        #expect(throws: BLEFormatError.self) { try BLEUUID(text) }
+    }
+}
