@@ -50,6 +50,7 @@ let package = Package(
             name: "BridgeConfig",
             dependencies: [
                 "BridgeCore",
+                "BLEModels",
                 .product(name: "Yams", package: "Yams"),
                 .product(name: "Logging", package: "swift-log"),
             ],

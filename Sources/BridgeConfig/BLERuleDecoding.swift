@@ -1,63 +1,87 @@
+import BLEModels
 import BridgeCore
 
-extension BLEConnectRule: Decodable {
+/// One `ble.connect` item as decoded: every key is checked where it is written (so each problem has its
+/// line and column), then the rule is built from the text as written.
+struct ConfigRule: Decodable {
     enum CodingKeys: String, CodingKey, CaseIterable {
         case match, policy, maxDevices = "max_devices", minSignal = "min_signal"
     }
 
-    /// Decodes one `ble.connect` item; problems are recorded with their place and the rule still decodes.
-    public init(from decoder: any Decoder) throws {
+    let rule: ConnectRule
+
+    init(from decoder: any Decoder) throws {
         let reader = try SectionReader(decoder, keys: CodingKeys.self)
-        match = reader.value(.match, default: Match())
         if !reader.container.contains(.match) { reader.collector.add(reader.path, "needs a match: {service, name, address or class}") }
-        policy = .closest
+        let match = reader.value(.match, default: ConfigMatch()).match
+        var policy = ConnectRule.Policy.closest
         if let text: String = reader.optional(.policy) {
-            if let parsed = Policy(rawValue: text) {
+            if let parsed = ConnectRule.Policy(rawValue: text) {
                 policy = parsed
             } else {
                 reader.problem(.policy, "\"\(text)\" is not a policy (closest, all, remembered, never)")
             }
         }
-        maxDevices = reader.value(.maxDevices, default: 1)
+        let maxDevices = reader.value(.maxDevices, default: 1)
         if maxDevices < 1 { reader.problem(.maxDevices, "must be at least 1") }
-        minSignal = reader.value(.minSignal, default: 0.1)
+        let minSignal = reader.value(.minSignal, default: 0.1)
         if !(0...1).contains(minSignal) { reader.problem(.minSignal, "must be between 0 and 1 (signal strength)") }
+        rule = match.map { ConnectRule(match: $0, policy: policy, maxDevices: maxDevices, minSignal: minSignal) }
+            ?? .placeholder
     }
 }
 
-extension BLEConnectRule.Match: Decodable {
+/// A rule's `match` mapping, each key checked in place.
+struct ConfigMatch: Decodable {
     enum CodingKeys: String, CodingKey, CaseIterable {
         case service, name, address, deviceClass = "class"
     }
 
-    /// Decodes a rule's `match`, normalising UUIDs and addresses and compiling the name pattern.
-    public init(from decoder: any Decoder) throws {
+    /// The parsed match; nil when a key is malformed (already reported) or no key was given.
+    let match: ConnectRule.Match?
+
+    init() { match = nil }
+
+    init(from decoder: any Decoder) throws {
         let reader = try SectionReader(decoder, keys: CodingKeys.self)
-        self.init()
-        if reader.container.allKeys.isEmpty {
+        guard !reader.container.allKeys.isEmpty else {
             reader.collector.add(reader.path, "needs at least one of service, name, address, class")
+            match = nil
+            return
         }
-        if let text: String = reader.optional(.service) {
-            service = BLEIdentifiers.serviceUUID(text)
-            if service == nil { reader.problem(.service, "\"\(text)\" is not a service UUID (fff0, or 0000fff0-0000-1000-8000-00805f9b34fb)") }
+        var valid = true
+        let service: String? = reader.optional(.service)
+        if let service {
+            do throws(BLEFormatError) { _ = try BLEUUID(service) } catch {
+                reader.problem(.service, error.description)
+                valid = false
+            }
         }
-        if let text: String = reader.optional(.name) {
-            do throws(GlobError) {
-                name = try Glob(text)
-            } catch {
+        let name: String? = reader.optional(.name)
+        if let name {
+            do throws(GlobError) { _ = try Glob(name) } catch {
                 reader.problem(.name, error.description)
+                valid = false
             }
         }
-        if let text: String = reader.optional(.address) {
-            address = BLEIdentifiers.address(text)
-            if address == nil { reader.problem(.address, "\"\(text)\" is not a Bluetooth address (aa:bb:cc:dd:ee:ff)") }
-        }
-        if let text: String = reader.optional(.deviceClass) {
-            if BLEConnectRule.classes.contains(text.lowercased()) {
-                deviceClass = text.lowercased()
-            } else {
-                reader.problem(.deviceClass, "\"\(text)\" is not a device class (\(BLEConnectRule.classes.joined(separator: ", ")))")
+        let address: String? = reader.optional(.address)
+        if let address {
+            do throws(BLEFormatError) { _ = try BLEAddress(address) } catch {
+                reader.problem(.address, error.description)
+                valid = false
             }
         }
+        let deviceClass: String? = reader.optional(.deviceClass)
+        if let deviceClass, ConnectRule.DeviceClass(rawValue: deviceClass.lowercased()) == nil {
+            let known = ConnectRule.DeviceClass.allCases.map(\.rawValue).joined(separator: ", ")
+            reader.problem(.deviceClass, "\"\(deviceClass)\" is not a device class (\(known))")
+            valid = false
+        }
+        match = valid ? ConnectRule.Match(service: service, name: name, address: address, deviceClass: deviceClass) : nil
     }
+}
+
+extension ConnectRule {
+    /// A rule that claims nothing it could connect, standing in while a malformed rule is reported.
+    static let placeholder = ConnectRule(match: Match(deviceClass: "nova"), policy: .never)
 }

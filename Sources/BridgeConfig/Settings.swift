@@ -1,3 +1,4 @@
+public import BLEModels
 public import BridgeCore
 public import Logging
 
@@ -118,9 +119,12 @@ public struct BLESettings: Sendable, Equatable {
     /// A device not heard from for this long, and not connected, becomes unavailable.
     public var awayAfter = ConfigDuration.seconds(60)
     /// Auto-connect rules, in order; the first that matches a device decides.
-    public var connect: [BLEConnectRule] = []
-    /// Addresses never connected (normalised `aa:bb:cc:dd:ee:ff`).
+    public var connect: [ConnectRule] = []
+    /// Addresses never connected (normalised `AA:BB:CC:DD:EE:FF`).
     public var deny: [String] = []
+
+    /// The rules and the deny list as the connect policy takes them.
+    public var rules: ConnectRules { ConnectRules(rules: connect, deny: deny) }
     /// Creates the defaults.
     public init() {}
 }

@@ -1,3 +1,4 @@
+import BLEModels
 import BridgeCore
 public import Logging
 
@@ -153,15 +154,15 @@ extension BLESettings: Decodable {
         adapter = reader.optional(.adapter)
         awayAfter = reader.value(.awayAfter, default: awayAfter)
         if awayAfter < .seconds(1) { reader.problem(.awayAfter, "must be at least 1s") }
-        let rules: [BLEConnectRule?] = reader.value(.connect, default: [])
-        connect = rules.compactMap { $0 }
+        let rules: [ConfigRule] = reader.value(.connect, default: [])
+        connect = rules.map(\.rule)
         let addresses: [String] = reader.value(.deny, default: [])
         for (index, text) in addresses.enumerated() {
-            guard let address = BLEIdentifiers.address(text) else {
-                reader.collector.add(reader.path + ["deny", "Index \(index)"], "\"\(text)\" is not a Bluetooth address (aa:bb:cc:dd:ee:ff)")
-                continue
+            do throws(BLEFormatError) {
+                deny.append(try BLEAddress(text).description)
+            } catch {
+                reader.collector.add(reader.path + ["deny", "Index \(index)"], error.description)
             }
-            deny.append(address)
         }
     }
 }

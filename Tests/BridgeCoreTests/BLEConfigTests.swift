@@ -1,3 +1,4 @@
+import BLEModels
 import BridgeConfig
 import BridgeCore
 import Testing
@@ -28,12 +29,14 @@ struct BLEConfigTests {
         #expect(ble.enabled && ble.adapter == "hci1" && ble.awayAfter == .seconds(90))
         #expect(ble.deny == ["11:22:33:44:55:66"])
         #expect(ble.connect.count == 3)
-        #expect(ble.connect[0].match.service == "0000fff0-0000-1000-8000-00805f9b34fb")
-        #expect(ble.connect[0].match.name?.matches("Nova") == true)
+        #expect(ble.connect.allSatisfy { $0.problems.isEmpty })
+        #expect(ble.connect[0].match.service == "fff0" && ble.connect[0].match.name == "Nova")
         #expect(ble.connect[0].maxDevices == 2 && ble.connect[0].minSignal == 0.2 && ble.connect[0].policy == .closest)
-        #expect(ble.connect[1].match.service == "0000180d-0000-1000-8000-00805f9b34fb" && ble.connect[1].policy == .all)
-        #expect(ble.connect[2].match == .init(address: "aa:bb:cc:dd:ee:01", deviceClass: "nova"))
+        #expect(ble.connect[1].match.service == "180d" && ble.connect[1].policy == .all)
+        #expect(ble.connect[2].match.address == "AA-BB-CC-DD-EE-01" && ble.connect[2].match.deviceClass == "Nova")
         #expect(ble.connect[2].policy == .closest && ble.connect[2].maxDevices == 1 && ble.connect[2].minSignal == 0.1)
+        let nova = KnownDevice(address: try BLEAddress("AA:BB:CC:DD:EE:01"), name: "Nova", services: [try BLEUUID("fff0")])
+        #expect(ble.rules.rule(for: nova)?.index == 0)
         #expect(BLESettings().awayAfter == .seconds(60))
     }
 
@@ -41,8 +44,8 @@ struct BLEConfigTests {
         "every bad value is reported with its line, column and key path",
         arguments: [
             ("    - match: {name: \"Nova[\"}\n", 3, 21, "ble.connect[0].match.name", "unclosed [ in pattern \"Nova[\""),
-            ("    - match: {service: fffz}\n", 3, 24, "ble.connect[0].match.service", "\"fffz\" is not a service UUID"),
-            ("    - match: {address: 11:22:33}\n", 3, 24, "ble.connect[0].match.address", "is not a Bluetooth address"),
+            ("    - match: {service: fffz}\n", 3, 24, "ble.connect[0].match.service", "UUID \"fffz\" is not a 16-bit"),
+            ("    - match: {address: 11:22:33}\n", 3, 24, "ble.connect[0].match.address", "address \"11:22:33\" is not six octets"),
             ("    - match: {class: lamp}\n", 3, 22, "ble.connect[0].match.class", "\"lamp\" is not a device class (nova)"),
             ("    - match: {name: x}\n      policy: nearest\n", 4, 15, "ble.connect[0].policy", "\"nearest\" is not a policy"),
             ("    - match: {name: x}\n      max_devices: 0\n", 4, 20, "ble.connect[0].max_devices", "must be at least 1"),
@@ -64,6 +67,13 @@ struct BLEConfigTests {
         }
     }
 
+    @Test("a 16-bit UUID written as a bare number is still a UUID")
+    func numericService() throws {
+        let config = try ConfigLoader.parse(yaml: "ble:\n  connect:\n    - match: {service: 1800}\n", file: "ble.yaml")
+        #expect(config.ble.connect.first?.match.service == "1800")
+        #expect(config.ble.connect.first?.problems == [])
+    }
+
     @Test("a bad deny address and a too short away_after are reported where they are")
     func sectionErrors() {
         do {
@@ -71,7 +81,7 @@ struct BLEConfigTests {
             Issue.record("accepted")
         } catch {
             #expect(error.description.contains("ble.yaml:2:15: ble.away_after: must be at least 1s"), "\(error)")
-            #expect(error.description.contains("ble.yaml:3:10: ble.deny[0]: \"aa:bb\" is not a Bluetooth address"), "\(error)")
+            #expect(error.description.contains("ble.yaml:3:10: ble.deny[0]: address \"aa:bb\" is not six octets"), "\(error)")
         }
     }
 }
