@@ -42,6 +42,14 @@ let package = Package(
             swiftSettings: strictSettings
         ),
         .target(
+            name: "DBus",
+            dependencies: [
+                "CDBus",
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strictSettings
+        ),
+        .target(
             name: "BridgeCore",
             dependencies: [.product(name: "Logging", package: "swift-log")],
             swiftSettings: strictSettings
@@ -160,6 +168,11 @@ let package = Package(
                 "LIFXModels", "LIFXDriver", "LIFXSimulator", "BridgeCore", "TestSupport",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
             ],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "DBusTests",
+            dependencies: ["DBus", "TestSupport"],
             swiftSettings: strictSettings
         ),
         .testTarget(
