@@ -76,7 +76,8 @@ indirect enum DBusType: Hashable, Sendable {
     static func parseSingle(_ text: String) throws(DBusError) -> DBusType {
         let types = try parse(text)
         guard types.count == 1, let only = types.first else {
-            throw DBusError(.invalidArgument, "signature \"\(text)\" is not one complete type", operation: "parse signature")
+            let problem = "signature \"\(text)\" is not one complete type"
+            throw DBusError(.invalidArgument, problem, operation: "parse signature")
         }
         return only
     }
@@ -113,7 +114,9 @@ indirect enum DBusType: Hashable, Sendable {
                 let key = try parseOne(arrays: arrays + 1, structures: structures + 1)
                 guard key.isBasic else { throw failure("has a dictionary key that is not a basic type") }
                 let value = try parseOne(arrays: arrays + 1, structures: structures + 1)
-                guard try next() == UInt8(ascii: "}") else { throw failure("has a dictionary entry without exactly two types") }
+                guard try next() == UInt8(ascii: "}") else {
+                    throw failure("has a dictionary entry without exactly two types")
+                }
                 return .dictionary(key: key, value: value)
             case UInt8(ascii: "("):
                 guard structures < 32 else { throw failure("nests more than 32 structures") }
@@ -121,7 +124,9 @@ indirect enum DBusType: Hashable, Sendable {
                 while index < bytes.count, bytes[index] != UInt8(ascii: ")") {
                     fields.append(try parseOne(arrays: arrays, structures: structures + 1))
                 }
-                guard try next() == UInt8(ascii: ")"), !fields.isEmpty else { throw failure("has an empty or unclosed structure") }
+                guard try next() == UInt8(ascii: ")"), !fields.isEmpty else {
+                    throw failure("has an empty or unclosed structure")
+                }
                 return .structure(fields)
             default:
                 throw failure("has an unexpected character at offset \(index - 1)")

@@ -76,7 +76,9 @@ enum MessageReader {
             return .bytes(Array(UnsafeRawBufferPointer(start: start, count: Int(count))))
         }
         // The element signature is what keeps an empty array typed.
-        guard let raw = dbus_message_iter_get_signature(&iter) else { throw DBusError(.noMemory, "no signature", operation: "decode") }
+        guard let raw = dbus_message_iter_get_signature(&iter) else {
+            throw DBusError(.noMemory, "cannot read an array's signature", operation: "decode")
+        }
         let text = String(cString: raw)
         dbus_free(raw)
         switch try DBusType.parseSingle(text) {

@@ -29,7 +29,9 @@ enum MessageWriter {
         failure("\(place): a value of type \(value.signatureText) cannot be written as \(type.signature)")
     }
 
-    static func write(_ value: DBusValue, as type: DBusType, into iter: inout DBusMessageIter, at place: String) throws(DBusError) {
+    static func write(
+        _ value: DBusValue, as type: DBusType, into iter: inout DBusMessageIter, at place: String
+    ) throws(DBusError) {
         switch (type, value) {
         case (.byte, .byte(let v)): try basic(v, T2M_DBUS_TYPE_BYTE, &iter)
         case (.bool, .bool(let v)): try basic(dbus_bool_t(v ? 1 : 0), T2M_DBUS_TYPE_BOOLEAN, &iter)
@@ -52,7 +54,9 @@ enum MessageWriter {
         case (.array(.byte), .bytes(let bytes)): try byteArray(bytes, &iter)
         case (.array(let element), .array(_, let items)):
             try container(T2M_DBUS_TYPE_ARRAY, element.signature, &iter) { (sub) throws(DBusError) in
-                for (index, item) in items.enumerated() { try write(item, as: element, into: &sub, at: "\(place)[\(index)]") }
+                for (index, item) in items.enumerated() {
+                    try write(item, as: element, into: &sub, at: "\(place)[\(index)]")
+                }
             }
         case (.dictionary(let keyType, let valueType), .dictionary(_, _, let entries)):
             let signature = "{" + keyType.signature + valueType.signature + "}"
