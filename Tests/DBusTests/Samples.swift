@@ -6,7 +6,7 @@ enum Samples {
         (.byte(0), "y"), (.byte(255), "y"), (.bool(true), "b"), (.bool(false), "b"),
         (.int16(.min), "n"), (.uint16(.max), "q"), (.int32(-42), "i"), (.uint32(.max), "u"),
         (.int64(.min), "x"), (.uint64(.max), "t"), (.double(-1.5), "d"), (.double(1e300), "d"),
-        (.string(""), "s"), (.string("héllo ✓ 'quoted'"), "s"), (.objectPath("/"), "o"),
+        (.string(""), "s"), (.string("héllo ✓ 'quoted'"), "s"), (.string("\u{FFFE}\u{10FFFF}"), "s"), (.objectPath("/"), "o"),
         (.objectPath("/org/bluez/hci0/dev_AA_BB"), "o"), (.signature("a{sv}"), "g"), (.signature(""), "g"),
     ]
 
