@@ -42,6 +42,14 @@ let package = Package(
             swiftSettings: strictSettings
         ),
         .target(
+            name: "DBus",
+            dependencies: [
+                "CDBus",
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strictSettings
+        ),
+        .target(
             name: "BridgeCore",
             dependencies: [.product(name: "Logging", package: "swift-log")],
             swiftSettings: strictSettings
@@ -171,6 +179,11 @@ let package = Package(
         .testTarget(
             name: "BLEModelsTests",
             dependencies: ["BLEModels", "BridgeCore"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "DBusTests",
+            dependencies: ["DBus", "TestSupport"],
             swiftSettings: strictSettings
         ),
         .testTarget(

@@ -5,8 +5,10 @@
 #
 # Installs the system packages the build and the tests need, prepares the Home Assistant 2024.1
 # schema checker (Tests/ha-schema), builds everything and runs `swift test`. The tests start their
-# own mosquitto brokers on random ports of 127.0.0.1, so a system mosquitto service is irrelevant;
-# the install below keeps it from being started at all. Exits non-zero on any failure.
+# own mosquitto brokers on random ports of 127.0.0.1 and their own dbus-daemons on private sockets
+# (with python-dbusmock services, run by Debian's /usr/bin/python3), so system mosquitto and D-Bus
+# services are irrelevant; the install below keeps them from being started at all. Exits non-zero
+# on any failure.
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
@@ -28,7 +30,7 @@ if [ "$(id -u)" -ne 0 ]; then
     SUDO=sudo
 fi
 
-PACKAGES=(mosquitto mosquitto-clients libmosquitto-dev libdbus-1-dev pkg-config python3-venv openssl)
+PACKAGES=(mosquitto mosquitto-clients libmosquitto-dev libdbus-1-dev dbus-daemon python3-dbusmock pkg-config python3-venv openssl)
 
 echo "==> System packages: ${PACKAGES[*]}"
 missing=()
@@ -41,7 +43,8 @@ if [ "${#missing[@]}" -eq 0 ]; then
     echo "    all installed"
 else
     echo "    installing: ${missing[*]}"
-    # Keep package scripts from starting services (the system mosquitto on port 1883) during the install.
+    # Keep package scripts from starting services (the system mosquitto on port 1883, the system bus)
+    # during the install.
     policy=/usr/sbin/policy-rc.d
     added_policy=no
     if [ ! -e "$policy" ]; then
@@ -62,6 +65,9 @@ MOSQUITTO=$(command -v mosquitto || true)
 [ -n "$MOSQUITTO" ] || MOSQUITTO=/usr/sbin/mosquitto
 [ -x "$MOSQUITTO" ] || { echo "error: mosquitto is not installed at $MOSQUITTO" >&2; exit 1; }
 echo "    broker for the tests: $MOSQUITTO (each test starts its own on a random port)"
+command -v dbus-daemon >/dev/null 2>&1 || { echo "error: dbus-daemon is not installed" >&2; exit 1; }
+/usr/bin/python3 -c 'import dbusmock' 2>/dev/null || { echo "error: /usr/bin/python3 cannot import dbusmock" >&2; exit 1; }
+echo "    bus for the tests: $(command -v dbus-daemon) and python-dbusmock (each test starts its own)"
 
 echo "==> Home Assistant 2024.1 schema checker"
 VENV=${HA2024_VENV:-/opt/ha2024}

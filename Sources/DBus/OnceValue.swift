@@ -1,0 +1,38 @@
+import Synchronization
+
+/// A value set once (the first `set` wins) by one thread and awaited by any number of tasks.
+final class OnceValue<Value: Sendable>: Sendable {
+    private struct State {
+        var value: Value?
+        var waiters: [CheckedContinuation<Value, Never>] = []
+    }
+
+    private let state = Mutex(State())
+
+    /// Stores the value and wakes every waiter; later calls are ignored.
+    func set(_ value: Value) {
+        let waiters = state.withLock { state -> [CheckedContinuation<Value, Never>] in
+            guard state.value == nil else { return [] }
+            state.value = value
+            defer { state.waiters = [] }
+            return state.waiters
+        }
+        for waiter in waiters { waiter.resume(returning: value) }
+    }
+
+    /// The value, once set.
+    var value: Value? { state.withLock { $0.value } }
+
+    /// Waits until the value is set. It ignores cancellation: what it waits for always comes, bounded by
+    /// libdbus's own timeouts.
+    func wait() async -> Value {
+        await withCheckedContinuation { continuation in
+            let ready = state.withLock { state -> Value? in
+                if let value = state.value { return value }
+                state.waiters.append(continuation)
+                return nil
+            }
+            if let ready { continuation.resume(returning: ready) }
+        }
+    }
+}

@@ -1,0 +1,130 @@
+/// Subscriptions and the current owners of the well-known names they follow. The loop thread reads it for
+/// every received signal; subscribing tasks change it.
+struct SignalRouter {
+    struct Subscription {
+        let rule: DBusMatchRule
+        let sink: AsyncStream<DBusSignal>.Continuation
+    }
+
+    /// What is known about a name's owner: nothing yet, or its unique name (nil: no owner).
+    enum Owner: Equatable {
+        case unknown
+        case known(String?)
+    }
+
+    struct NameWatch {
+        /// How many subscriptions and watchers follow the name; each added one NameOwnerChanged match.
+        var users = 0
+        var owner = Owner.unknown
+        var observers: [UInt64: AsyncStream<String?>.Continuation] = [:]
+    }
+
+    var open = true
+    var nextID: UInt64 = 0
+    var subscriptions: [UInt64: Subscription] = [:]
+    var names: [String: NameWatch] = [:]
+
+    mutating func newID() -> UInt64 {
+        defer { nextID += 1 }
+        return nextID
+    }
+
+    func currentOwner(of name: String) -> String? {
+        if case .known(let owner) = names[name]?.owner { return owner }
+        return nil
+    }
+}
+
+extension ConnectionCore {
+    /// Registers a subscription (before its match rule is added, so nothing that matches is missed).
+    func addSubscription(_ rule: DBusMatchRule, sink: AsyncStream<DBusSignal>.Continuation) -> UInt64? {
+        router.withLock { router in
+            guard router.open else { return nil }
+            let id = router.newID()
+            router.subscriptions[id] = SignalRouter.Subscription(rule: rule, sink: sink)
+            return id
+        }
+    }
+
+    func removeSubscription(_ id: UInt64) { router.withLock { _ = $0.subscriptions.removeValue(forKey: id) } }
+
+    /// Starts following a name's owner; an observer is told the owner at once if it is already known.
+    func retainName(_ name: String, observer: AsyncStream<String?>.Continuation?) -> UInt64? {
+        let result = router.withLock { router -> (UInt64, SignalRouter.Owner)? in
+            guard router.open else { return nil }
+            let id = router.newID()
+            router.names[name, default: SignalRouter.NameWatch()].users += 1
+            if let observer { router.names[name]?.observers[id] = observer }
+            return (id, router.names[name]?.owner ?? .unknown)
+        }
+        if let observer, case .known(let owner)? = result?.1 { observer.yield(owner) }
+        return result?.0
+    }
+
+    /// Stops following a name for one user; the last one forgets it.
+    func releaseName(_ name: String, id: UInt64) {
+        router.withLock { router in
+            guard var watch = router.names[name] else { return }
+            watch.users -= 1
+            watch.observers[id] = nil
+            router.names[name] = watch.users > 0 ? watch : nil
+        }
+    }
+
+    /// Records an owner found by `GetNameOwner`, unless a NameOwnerChanged already told a fresher one. The
+    /// question was asked after the signal's match rule was in place, so any later change arrives as a signal.
+    func resolveOwner(_ name: String, owner: String?) {
+        setOwner(name, owner: owner, onlyIfUnknown: true)
+    }
+
+    private func setOwner(_ name: String, owner: String?, onlyIfUnknown: Bool) {
+        let observers = router.withLock { router -> [AsyncStream<String?>.Continuation] in
+            guard let watch = router.names[name], !(onlyIfUnknown && watch.owner != .unknown) else { return [] }
+            router.names[name]?.owner = .known(owner)
+            return Array(watch.observers.values)
+        }
+        for observer in observers { observer.yield(owner) }
+    }
+
+    /// Loop thread: updates name owners from NameOwnerChanged, then hands the signal, read once, to every
+    /// subscription whose rule matches.
+    func route(_ message: MessageRef) {
+        guard let path = message.path, let interface = message.interface, let member = message.member else { return }
+        let header = SignalHeader(sender: message.sender ?? "", path: path, interface: interface, member: member)
+        let busName = DBusMatchRule.busName
+        if header.sender == busName, interface == busName, member == "NameOwnerChanged",
+            let body = try? message.read(operation: "read NameOwnerChanged"), body.count == 3,
+            let name = body[0].string, let newOwner = body[2].string
+        {
+            setOwner(name, owner: newOwner.isEmpty ? nil : newOwner, onlyIfUnknown: false)
+        }
+        let firstString = message.firstStringArgument
+        let sinks = router.withLock { router in
+            router.subscriptions.values.filter { subscription in
+                subscription.rule.matches(header, arg0: { firstString }, owner: { router.currentOwner(of: $0) })
+            }.map(\.sink)
+        }
+        guard !sinks.isEmpty else { return }
+        do {
+            let body = try message.read(operation: "read signal \(interface).\(member)")
+            let signal = DBusSignal(sender: header.sender, path: path, interface: interface, member: member, body: body)
+            for sink in sinks { sink.yield(signal) }
+        } catch {
+            logger.debug("D-Bus signal dropped", metadata: ["error": "\(error)"])
+        }
+    }
+
+    /// Loop thread, at the end: finishes every signal stream and owner watch.
+    func finishSignals() {
+        let (sinks, observers) = router.withLock { router in
+            router.open = false
+            defer {
+                router.subscriptions = [:]
+                router.names = [:]
+            }
+            return (router.subscriptions.values.map(\.sink), router.names.values.flatMap(\.observers.values))
+        }
+        for sink in sinks { sink.finish() }
+        for observer in observers { observer.finish() }
+    }
+}
