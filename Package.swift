@@ -75,6 +75,14 @@ let package = Package(
             swiftSettings: strictSettings
         ),
         .target(
+            name: "BlueZ",
+            dependencies: [
+                "DBus", "BLEModels", "BridgeCore",
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strictSettings
+        ),
+        .target(
             name: "LIFXModels",
             dependencies: ["BridgeCore"],
             swiftSettings: strictSettings
@@ -154,7 +162,7 @@ let package = Package(
         ),
         .target(
             name: "TestSupport",
-            dependencies: ["Mosquitto", "LIFXSimulator", "BridgeCore", "Bridge", "BridgeConfig", "Things2MQTTApp"],
+            dependencies: ["Mosquitto", "LIFXSimulator", "BridgeCore", "Bridge", "BridgeConfig", "Things2MQTTApp", "DBus"],
             path: "Tests/TestSupport",
             swiftSettings: strictSettings
         ),
@@ -179,6 +187,13 @@ let package = Package(
         .testTarget(
             name: "BLEModelsTests",
             dependencies: ["BLEModels", "BridgeCore"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "BlueZTests",
+            dependencies: [
+                "BlueZ", "DBus", "BLEModels", "TestSupport", .product(name: "Logging", package: "swift-log"),
+            ],
             swiftSettings: strictSettings
         ),
         .testTarget(

@@ -54,7 +54,8 @@ def _added(path, interfaces):
 
 @dbus.service.method(ADAPTER_IFACE, in_signature='a{sv}', out_signature='')
 def SetDiscoveryFilter(adapter, discovery_filter):
-    adapter.props[ADAPTER_IFACE]['DiscoveryFilter'] = discovery_filter
+    # Kept beside the properties: BlueZ does not expose the filter as one.
+    adapter.discovery_filter = discovery_filter
 
 
 @dbus.service.method(ADAPTER_IFACE, in_signature='', out_signature='')
@@ -78,7 +79,7 @@ def AddAdapter(self, device_name, system_name):
     path = _base.AddAdapter(self, device_name, system_name)
     adapter = mockobject.objects[path]
     adapter.props[ADAPTER_IFACE]['Roles'] = dbus.Array(['central', 'peripheral'], signature='s', variant_level=1)
-    adapter.props[ADAPTER_IFACE]['DiscoveryFilter'] = None
+    adapter.discovery_filter = None
     adapter.AddMethods(ADAPTER_IFACE, [
         ('StartDiscovery', '', '', StartDiscovery),
         ('StopDiscovery', '', '', StopDiscovery),

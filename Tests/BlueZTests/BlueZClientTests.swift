@@ -1,0 +1,116 @@
+import BLEModels
+import BlueZ
+import DBus
+import Logging
+import Synchronization
+import Testing
+import TestSupport
+
+@Suite("BlueZ client against the BlueZ stand-in on a real dbus-daemon", .timeLimit(.minutes(2)))
+struct BlueZClientTests {
+    static let novaPath = "/org/bluez/hci0/dev_AA_BB_CC_DD_EE_01"
+
+    /// A running client and everything it reported so far.
+    final class Harness: Sendable {
+        let standIn: BlueZStandIn
+        let client: BlueZClient
+        let connection: DBusConnection
+        let events = Mutex<[BlueZClient.Event]>([])
+        let tasks = Mutex<[Task<Void, Never>]>([])
+
+        init(standIn: BlueZStandIn) async throws {
+            self.standIn = standIn
+            connection = try await DBusConnection.connect(to: DBusAddress(standIn.daemon.address))
+            client = BlueZClient(connection: connection, logger: Logger(label: "bluez-test"))
+            let client = self.client
+            let running = Task { await client.run() }
+            let recording = Task { [self] in for await event in client.events { self.events.withLock { $0.append(event) } } }
+            tasks.withLock { $0 = [running, recording] }
+        }
+
+        func stop() async {
+            for task in tasks.withLock({ $0 }) { task.cancel() }
+            await connection.close()
+        }
+    }
+
+    @Test("the cache follows adverts, connections and GATT objects as BlueZ reports them")
+    func followsBlueZ() async throws {
+        let standIn = try await BlueZStandIn.start()
+        let harness = try await Harness(standIn: standIn)
+        try await waitUntil("BlueZ available with its adapter") { await harness.client.objects.adapters.count == 1 }
+        try await standIn.mock("AddNova", [.string("hci0"), .string("AA:BB:CC:DD:EE:01")])
+        try await standIn.mock(
+            "Advertise",
+            [.string(Self.novaPath), .int16(-48), .dictionary(key: "q", value: "v", []), .dictionary(key: "s", value: "v", [])])
+        try await waitUntil("the advert's RSSI") { await harness.client.objects.devices[Self.novaPath]?.rssi == -48 }
+        let device = try #require(await harness.client.objects.devices[Self.novaPath])
+        let fff0 = try BLEUUID("fff0")
+        #expect(device.name == "Nova" && device.services == [fff0])
+        _ = try await harness.client.call(Self.novaPath, BlueZInterface.device, "Connect")
+        try await waitUntil("connected with services resolved and the Nova's GATT tree") {
+            let objects = await harness.client.objects
+            return objects.devices[Self.novaPath]?.servicesResolved == true && objects.gattTree(of: Self.novaPath).first?.characteristics.count == 2
+        }
+        let tree = await harness.client.objects.gattTree(of: Self.novaPath)
+        #expect(tree.first?.service.uuid == (try BLEUUID("fff0")))
+        #expect(tree.first?.characteristics.compactMap(\.uuid) == [try BLEUUID("fff3"), try BLEUUID("fff4")])
+        await harness.stop()
+    }
+
+    @Test("BlueZ's own errors reach the caller with their names")
+    func blueZErrors() async throws {
+        let standIn = try await BlueZStandIn.start()
+        let harness = try await Harness(standIn: standIn)
+        try await waitUntil("BlueZ available") { await harness.client.objects.adapters.count == 1 }
+        _ = try await harness.client.call("/org/bluez/hci0", BlueZInterface.adapter, "StartDiscovery")
+        do {
+            _ = try await harness.client.call("/org/bluez/hci0", BlueZInterface.adapter, "StartDiscovery")
+            Issue.record("a second StartDiscovery was accepted")
+        } catch {
+            #expect(error.name == "org.bluez.Error.InProgress", "\(error)")
+        }
+        try await standIn.mock("AddNova", [.string("hci0"), .string("AA:BB:CC:DD:EE:01")])
+        try await standIn.mock("FailNextConnects", [.string(Self.novaPath), .uint32(1), .string("le-connection-abort-by-local")])
+        do {
+            _ = try await harness.client.call(Self.novaPath, BlueZInterface.device, "Connect")
+            Issue.record("the failed connect succeeded")
+        } catch {
+            #expect(error.name == "org.bluez.Error.Failed" && error.message == "le-connection-abort-by-local", "\(error)")
+        }
+        await harness.stop()
+    }
+
+    @Test("bluetoothd going away empties the cache; coming back rebuilds it from GetManagedObjects")
+    func restart() async throws {
+        let standIn = try await BlueZStandIn.start()
+        let harness = try await Harness(standIn: standIn)
+        try await standIn.mock("AddNova", [.string("hci0"), .string("AA:BB:CC:DD:EE:01")])
+        try await waitUntil("the Nova in the cache") { await harness.client.objects.devices.count == 1 }
+        try await standIn.stop()
+        try await waitUntil("the cache emptied") { await harness.client.objects.adapters.isEmpty }
+        try await waitUntil("the unavailable event") { harness.events.withLock { $0.contains(.unavailable) } }
+        try await standIn.restart(adapter: "hci1")
+        try await waitUntil("the new BlueZ's adapter in the cache") { await harness.client.objects.adapters["/org/bluez/hci1"] != nil }
+        #expect(await harness.client.objects.devices.isEmpty)
+        try await waitUntil("an available event after the unavailable one") {
+            harness.events.withLock { events in
+                guard let gone = events.lastIndex(of: .unavailable) else { return false }
+                return events[gone...].contains { if case .available = $0 { true } else { false } }
+            }
+        }
+        await harness.stop()
+    }
+
+    @Test("an adapter powered off is reported off, and on again")
+    func power() async throws {
+        let standIn = try await BlueZStandIn.start()
+        let harness = try await Harness(standIn: standIn)
+        try await waitUntil("powered adapter") { await harness.client.objects.adapters["/org/bluez/hci0"]?.powered == true }
+        try await standIn.mock("SetPowered", [.string("/org/bluez/hci0"), .bool(false)])
+        try await waitUntil("adapter off") { await harness.client.objects.adapters["/org/bluez/hci0"]?.powered == false }
+        try await standIn.mock("SetPowered", [.string("/org/bluez/hci0"), .bool(true)])
+        try await waitUntil("adapter on") { await harness.client.objects.adapters["/org/bluez/hci0"]?.powered == true }
+        await harness.stop()
+    }
+}
