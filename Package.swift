@@ -83,6 +83,14 @@ let package = Package(
             swiftSettings: strictSettings
         ),
         .target(
+            name: "BLEDriver",
+            dependencies: [
+                "BlueZ", "DBus", "BLEModels", "BridgeCore", "BridgeConfig",
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strictSettings
+        ),
+        .target(
             name: "LIFXModels",
             dependencies: ["BridgeCore"],
             swiftSettings: strictSettings
@@ -122,6 +130,7 @@ let package = Package(
                 "BridgeConfig",
                 "Mosquitto",
                 "LIFXDriver",
+                "BLEDriver",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
@@ -203,7 +212,9 @@ let package = Package(
         ),
         .testTarget(
             name: "IntegrationTests",
-            dependencies: ["TestSupport", "Mosquitto", "LIFXSimulator", "BridgeCore", "Bridge", "BridgeConfig", "Things2MQTTApp"],
+            dependencies: [
+                "TestSupport", "Mosquitto", "LIFXSimulator", "BridgeCore", "Bridge", "BridgeConfig", "Things2MQTTApp", "DBus",
+            ],
             swiftSettings: strictSettings
         ),
     ]

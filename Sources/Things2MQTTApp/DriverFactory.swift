@@ -1,5 +1,6 @@
 import BridgeConfig
 import BridgeCore
+import BLEDriver
 import LIFXDriver
 import Logging
 
@@ -16,6 +17,12 @@ struct DriverFactory {
                     client: LIFXClient(baseURL: config.lifx.apiURL, token: token), sink: sink,
                     options: LIFXDriverOptions(pollInterval: config.lifx.pollInterval.duration),
                     logger: Logger(label: "lifx")))
+        }
+        if config.ble.enabled {
+            drivers.append(
+                BLEDriver(
+                    settings: config.ble, configured: Set(config.devices.keys.filter { $0.integration == .ble }), sink: sink,
+                    logger: Logger(label: "ble")))
         }
         return drivers
     }

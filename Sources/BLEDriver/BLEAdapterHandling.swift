@@ -1,0 +1,76 @@
+import BLEModels
+import BridgeCore
+import BlueZ
+import DBus
+
+/// The adapter: which one, its power, and discovery on it; the integration status says how that goes.
+extension BLEDriver {
+    func handle(_ event: BlueZClient.Event) async {
+        guard let client else { return }
+        switch event {
+        case .available:
+            // The devices BlueZ already knows follow as the load's `.changed`.
+            await adapterChanged(client)
+        case .unavailable:
+            adapter = nil
+            setStatus(.bluezUnavailable, "bluetoothd is not on the D-Bus system bus")
+            for path in tracked.keys { setDeviceStatus(path, .unavailable) }
+        case .failed(let reason):
+            if adapter == nil { setStatus(.bluezUnavailable, reason) }
+        case .changed(let changes):
+            for change in changes {
+                switch change {
+                case .adapter, .adapterRemoved: await adapterChanged(client)
+                case .device(let path, let properties): await deviceChanged(path, properties: properties, client)
+                case .deviceRemoved(let path): setDeviceStatus(path, .unavailable)
+                case .gatt, .gattRemoved: break
+                }
+            }
+        }
+    }
+
+    /// Picks the configured adapter, or the first powered one with the central role, and keeps discovery on.
+    func adapterChanged(_ client: BlueZClient) async {
+        let adapters = await client.objects.adapters.values.sorted { $0.path < $1.path }
+        let chosen: BlueZAdapter?
+        if let wanted = settings.adapter {
+            chosen = adapters.first { $0.name == wanted }
+        } else {
+            chosen = adapters.first { $0.powered && ($0.roles.isEmpty || $0.roles.contains("central")) } ?? adapters.first
+        }
+        guard let chosen else {
+            adapter = nil
+            setStatus(.noAdapter, settings.adapter.map { "no Bluetooth adapter \($0)" } ?? "no Bluetooth adapter")
+            return
+        }
+        adapter = chosen.path
+        guard chosen.powered else {
+            setStatus(.adapterOff, "\(chosen.name) is powered off")
+            return
+        }
+        if !chosen.discovering { await startDiscovery(chosen, client) }
+        setStatus(.running, chosen.name)
+    }
+
+    private func startDiscovery(_ adapter: BlueZAdapter, _ client: BlueZClient) async {
+        do throws(DBusError) {
+            // LE only, and every advert (not just the first) so signal strength stays live.
+            _ = try await client.call(
+                adapter.path, BlueZInterface.adapter, "SetDiscoveryFilter",
+                [.vardict(["Transport": .string("le"), "DuplicateData": .bool(true)])])
+            _ = try await client.call(adapter.path, BlueZInterface.adapter, "StartDiscovery")
+            logger.info("BLE discovery started", metadata: ["adapter": "\(adapter.name)"])
+        } catch where error.name == "org.bluez.Error.InProgress" {
+            // Someone else (or an earlier run) already has discovery going on this adapter: that is enough.
+        } catch {
+            logger.warning("BLE discovery could not start", metadata: ["adapter": "\(adapter.name)", "error": "\(error)"])
+        }
+    }
+
+    func setStatus(_ state: IntegrationStatus.State, _ detail: String? = nil) {
+        let newStatus = IntegrationStatus(state, detail: detail)
+        guard newStatus != status else { return }
+        status = newStatus
+        sink.send(.integrationStatus(.ble, newStatus))
+    }
+}

@@ -1,0 +1,51 @@
+import BLEModels
+public import BridgeCore
+import BlueZ
+import DBus
+
+/// `device/connect`, `device/disconnect` and the remembered set, for BLE devices.
+extension BLEDriver {
+    /// Connects through BlueZ and returns once the device is connected; a failure is reported as a
+    /// `connect_failed` event with BlueZ's error as well as thrown.
+    public func connect(_ device: DeviceID) async throws(CommandError) {
+        let (path, client) = try target(device)
+        heldDown.remove(device)
+        setDeviceStatus(path, .connecting)
+        do throws(DBusError) {
+            _ = try await client.call(path, BlueZInterface.device, "Connect", timeout: .seconds(30))
+        } catch {
+            let reason = error.name.map { "\($0): \(error.message)" } ?? error.message
+            setDeviceStatus(path, .available)
+            sink.send(.occurred(device, DeviceOccurrence(.connectFailed, ["error": .string(reason)])))
+            throw CommandError("connecting \(device) failed: \(reason)")
+        }
+        setDeviceStatus(path, .ready)
+    }
+
+    /// Disconnects and holds the device down until a manual connect or a restart.
+    public func disconnect(_ device: DeviceID) async throws(CommandError) {
+        let (path, client) = try target(device)
+        heldDown.insert(device)
+        do throws(DBusError) {
+            _ = try await client.call(path, BlueZInterface.device, "Disconnect")
+        } catch where error.name == "org.bluez.Error.NotConnected" {
+            // Already down: what was asked for.
+        } catch {
+            throw CommandError("disconnecting \(device) failed: \(error.name ?? "") \(error.message)")
+        }
+        setDeviceStatus(path, .available)
+    }
+
+    /// Keeps the remembered set the bridge persists.
+    public func setRemembered(_ device: DeviceID, _ isRemembered: Bool) async {
+        if isRemembered { remembered.insert(device) } else { remembered.remove(device) }
+    }
+
+    private func target(_ device: DeviceID) throws(CommandError) -> (String, BlueZClient) {
+        guard let client else { throw CommandError("BlueZ is not available (\(status.state.rawValue))") }
+        guard let path = tracked.first(where: { $0.value.id == device })?.key else {
+            throw CommandError("\(device) has not been seen by BlueZ")
+        }
+        return (path, client)
+    }
+}

@@ -1,0 +1,67 @@
+import BLEModels
+import BridgeCore
+import BlueZ
+import DBus
+import Foundation
+
+/// Devices: which appear, their signal, last-seen time and status.
+extension BLEDriver {
+    func deviceChanged(_ path: String, properties: Set<String>, _ client: BlueZClient) async {
+        guard let device = await client.objects.devices[path], let address = device.address else { return }
+        let id = address.deviceID
+        if tracked[path] == nil {
+            let view = KnownDevice(
+                address: address, name: device.name, services: Set(device.services), status: .available,
+                remembered: remembered.contains(id))
+            let reason = DeviceAdmission.reason(
+                for: view, rules: settings.rules, configured: configured, permitUntil: permitUntil, now: now)
+            guard reason != nil else {
+                ignored.record(address, now: now)
+                return
+            }
+            ignored.remove(address)
+            tracked[path] = TrackedDevice(id: id, address: address)
+        }
+        guard var entry = tracked[path] else { return }
+        let descriptor = TrackedDevice.descriptor(for: device, id: id, address: address)
+        if entry.descriptor != descriptor {
+            entry.descriptor = descriptor
+            sink.send(.discovered(descriptor))
+        }
+        var state: [String: JSONValue] = [:]
+        if properties.contains("RSSI"), let rssi = device.rssi, rssi != Signal.unavailableRSSI {
+            entry.window.add(rssi: rssi, at: now)
+            entry.lastSeen = Date().ISO8601Format()
+            state["rssi"] = .number(Double(rssi))
+            if let signal = entry.window.signal(at: now) { state["signal"] = .number((signal * 100).rounded() / 100) }
+            state["last_seen"] = entry.lastSeen.map(JSONValue.string) ?? .null
+        }
+        tracked[path] = entry
+        if !state.isEmpty { sink.send(.state(id, state)) }
+        let heard = entry.window.lastSeen.map { now - $0 < awayAfter } ?? false
+        let status: DeviceStatus = device.connected ? .ready : (heard ? .available : .unavailable)
+        if entry.status != .connecting || device.connected { setDeviceStatus(path, status) }
+    }
+
+    func setDeviceStatus(_ path: String, _ status: DeviceStatus) {
+        guard var entry = tracked[path] else { return }
+        // A first status is always reported, so availability is known from the start.
+        guard entry.status != status || entry.descriptor != nil && !entry.reported else { return }
+        entry.status = status
+        entry.reported = true
+        tracked[path] = entry
+        sink.send(.status(entry.id, status))
+    }
+
+    /// Marks devices not heard from for `away_after`, and not connected, unavailable; runs until cancelled.
+    func sweep() async {
+        while (try? await Task.sleep(for: .seconds(1))) != nil {
+            for (path, entry) in tracked where !entry.status.isConnected && entry.status != .connecting {
+                let silent = entry.window.lastSeen.map { now - $0 >= awayAfter } ?? true
+                if silent { setDeviceStatus(path, .unavailable) }
+            }
+        }
+    }
+
+    var awayAfter: Double { Double(settings.awayAfter.milliseconds) / 1000 }
+}

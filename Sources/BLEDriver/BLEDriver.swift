@@ -1,0 +1,103 @@
+import BLEModels
+public import BridgeConfig
+public import BridgeCore
+import BlueZ
+public import DBus
+import Foundation
+public import Logging
+
+/// BLE devices through BlueZ: discovery with signal strength, device status, which devices appear
+/// (rules, configured, remembered, permit window), and connections on request.
+public actor BLEDriver: DeviceDriver, ConnectionControl {
+    /// This driver serves `ble`.
+    public nonisolated let integration = Integration.ble
+
+    let settings: BLESettings
+    let configured: Set<DeviceID>
+    let address: DBusAddress
+    let sink: DeviceEventSink
+    let logger: Logger
+    let started = ContinuousClock.now
+    var client: BlueZClient?
+    var adapter: String?
+    var status = IntegrationStatus(.starting)
+    /// Admitted devices by object path.
+    var tracked: [String: TrackedDevice] = [:]
+    var ignored = IgnoredAddresses()
+    var permitUntil: Double?
+    var remembered: Set<DeviceID> = []
+    /// Devices the user disconnected: held down until a manual connect or a restart.
+    var heldDown: Set<DeviceID> = []
+
+    /// Creates the driver; `configured` are the BLE ids listed under `devices:`.
+    public init(
+        settings: BLESettings, configured: Set<DeviceID>, address: DBusAddress = .system, sink: DeviceEventSink,
+        logger: Logger
+    ) {
+        self.settings = settings
+        self.configured = configured
+        self.address = address
+        self.sink = sink
+        self.logger = logger
+    }
+
+    /// Seconds since the driver started: the monotonic time base of signal windows and tables.
+    var now: Double {
+        let elapsed = ContinuousClock.now - started
+        return Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+    }
+
+    /// Follows BlueZ until cancelled; reconnects to the bus with back-off if it goes away.
+    public func run() async throws {
+        var backoff = Backoff(initial: .seconds(1), maximum: .seconds(30))
+        while !Task.isCancelled {
+            do throws(DBusError) {
+                let connection = try await DBusConnection.connect(to: address, logger: logger)
+                backoff.reset()
+                await follow(connection)
+                await connection.close()
+            } catch {
+                setStatus(.bluezUnavailable, "no D-Bus system bus: \(error.message)")
+            }
+            guard (try? await Task.sleep(for: backoff.next())) != nil else { return }
+        }
+    }
+
+    private func follow(_ connection: DBusConnection) async {
+        let client = BlueZClient(connection: connection, logger: logger)
+        self.client = client
+        // Ends (and the caller reconnects) when the bus connection drops.
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask { await client.run() }
+            group.addTask { [self] in for await event in client.events { await handle(event) } }
+            group.addTask { [self] in await sweep() }
+            group.addTask { for await event in connection.events where event != .closed { break } }
+            await group.next()
+            group.cancelAll()
+        }
+        self.client = nil
+    }
+
+    /// Connections are made on request; `/set` is for lights (Nova) and is not handled yet.
+    public func perform(_ command: DeviceCommand, on device: DeviceID) async throws(CommandError) {
+        if case .refresh = command { return }
+        throw CommandError("\(device) has nothing to set")
+    }
+
+    /// `ble/permit` `{"time": seconds}` opens (or with 0 closes) the window in which any device seen appears.
+    public func handleRequest(_ name: String, payload: [String: JSONValue]) async throws(CommandError) -> JSONValue {
+        guard name == "permit" else { throw CommandError("unknown request ble/\(name) (known: permit)") }
+        guard let seconds = payload["time"]?.doubleValue, seconds.isFinite, (0...3600).contains(seconds) else {
+            throw CommandError("ble/permit needs {\"time\": seconds}, 0 to 3600")
+        }
+        permitUntil = seconds > 0 ? now + seconds : nil
+        let until = Date().addingTimeInterval(seconds)
+        logger.info("BLE permit window", metadata: ["seconds": "\(Int(seconds))"])
+        return ["time": .number(seconds), "until": seconds > 0 ? .string(until.ISO8601Format()) : .null]
+    }
+
+    /// Forgets a removed device; it comes back when admitted again.
+    public func forget(_ device: DeviceID) async {
+        tracked = tracked.filter { $0.value.id != device }
+    }
+}

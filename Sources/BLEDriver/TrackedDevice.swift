@@ -1,0 +1,32 @@
+import BLEModels
+import BridgeCore
+import BlueZ
+
+/// What the driver keeps for a device it publishes.
+struct TrackedDevice {
+    let id: DeviceID
+    let address: BLEAddress
+    var window = SignalWindow()
+    var status: DeviceStatus = .available
+    var descriptor: DeviceDescriptor?
+    var lastSeen: String?
+    /// Whether a status was ever sent for it.
+    var reported = false
+
+    /// The device's MQTT descriptor: identity and the signal entities every BLE device has.
+    static func descriptor(for device: BlueZDevice, id: DeviceID, address: BLEAddress) -> DeviceDescriptor {
+        let name = device.name ?? device.alias
+        var details: [String: JSONValue] = ["address": .string(address.description)]
+        if !device.services.isEmpty { details["services"] = .array(device.services.map { .string($0.description) }) }
+        if let adapter = device.adapter { details["adapter"] = .string(adapter) }
+        return DeviceDescriptor(
+            id: id, kind: "ble", manufacturer: "Bluetooth LE", model: name ?? "BLE device",
+            connections: [["mac", address.description.lowercased()]], label: name,
+            exposes: [
+                .numeric("signal", name: "Signal", unit: nil, range: 0...1, category: .diagnostic),
+                .numeric("rssi", name: "RSSI", unit: "dBm", deviceClass: "signal_strength", stateClass: "measurement", category: .diagnostic),
+                .text("last_seen", name: "Last seen", category: .diagnostic),
+            ],
+            details: details)
+    }
+}
