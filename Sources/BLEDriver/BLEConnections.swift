@@ -8,8 +8,13 @@ extension BLEDriver {
     /// Connects through BlueZ and returns once the device is connected; a failure is reported as a
     /// `connect_failed` event with BlueZ's error as well as thrown.
     public func connect(_ device: DeviceID) async throws(CommandError) {
+        manual[device] = .connected
+        try await connectNow(device)
+    }
+
+    /// Connects through BlueZ; shared by manual connects and the policies.
+    func connectNow(_ device: DeviceID) async throws(CommandError) {
         let (path, client) = try target(device)
-        heldDown.remove(device)
         setDeviceStatus(path, .connecting)
         do throws(DBusError) {
             _ = try await client.call(path, BlueZInterface.device, "Connect", timeout: .seconds(30))
@@ -24,8 +29,13 @@ extension BLEDriver {
 
     /// Disconnects and holds the device down until a manual connect or a restart.
     public func disconnect(_ device: DeviceID) async throws(CommandError) {
+        manual[device] = .disconnected
+        try await disconnectNow(device)
+    }
+
+    /// Disconnects through BlueZ; shared by manual disconnects and the policies.
+    func disconnectNow(_ device: DeviceID) async throws(CommandError) {
         let (path, client) = try target(device)
-        heldDown.insert(device)
         do throws(DBusError) {
             _ = try await client.call(path, BlueZInterface.device, "Disconnect")
         } catch where error.name == "org.bluez.Error.NotConnected" {

@@ -23,6 +23,8 @@ extension BLEDriver {
             tracked[path] = TrackedDevice(id: id, address: address)
         }
         guard var entry = tracked[path] else { return }
+        entry.name = device.name ?? device.alias
+        entry.services = Set(device.services)
         let descriptor = TrackedDevice.descriptor(for: device, id: id, address: address)
         if entry.descriptor != descriptor {
             entry.descriptor = descriptor
@@ -41,6 +43,7 @@ extension BLEDriver {
         let heard = entry.window.lastSeen.map { now - $0 < awayAfter } ?? false
         let status: DeviceStatus = device.connected ? .ready : (heard ? .available : .unavailable)
         if entry.status != .connecting || device.connected { setDeviceStatus(path, status) }
+        applyPolicies()
     }
 
     func setDeviceStatus(_ path: String, _ status: DeviceStatus) {
@@ -60,6 +63,7 @@ extension BLEDriver {
                 let silent = entry.window.lastSeen.map { now - $0 >= awayAfter } ?? true
                 if silent { setDeviceStatus(path, .unavailable) }
             }
+            applyPolicies()
         }
     }
 

@@ -26,8 +26,11 @@ public actor BLEDriver: DeviceDriver, ConnectionControl {
     var ignored = IgnoredAddresses()
     var permitUntil: Double?
     var remembered: Set<DeviceID> = []
-    /// Devices the user disconnected: held down until a manual connect or a restart.
-    var heldDown: Set<DeviceID> = []
+    /// Manual connects and disconnects, which override the policies until the next one or a restart.
+    var manual: [DeviceID: KnownDevice.Manual] = [:]
+    var policy: ConnectPolicy
+    /// Automatic connects that failed wait for their back-off before the policy may try again.
+    var retry: [DeviceID: (at: Double, backoff: Backoff)] = [:]
 
     /// Creates the driver; `configured` are the BLE ids listed under `devices:`.
     public init(
@@ -39,6 +42,7 @@ public actor BLEDriver: DeviceDriver, ConnectionControl {
         self.address = address
         self.sink = sink
         self.logger = logger
+        policy = ConnectPolicy(rules: settings.rules)
     }
 
     /// Seconds since the driver started: the monotonic time base of signal windows and tables.

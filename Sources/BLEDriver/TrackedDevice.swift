@@ -12,6 +12,8 @@ struct TrackedDevice {
     var lastSeen: String?
     /// Whether a status was ever sent for it.
     var reported = false
+    var name: String?
+    var services: Set<BLEUUID> = []
 
     /// The device's MQTT descriptor: identity and the signal entities every BLE device has.
     static func descriptor(for device: BlueZDevice, id: DeviceID, address: BLEAddress) -> DeviceDescriptor {

@@ -108,3 +108,44 @@ struct BLETests {
         #expect(try await bridge.terminate() == 0)
     }
 }
+
+@Suite("BLE auto-connect policies through the daemon", .tags(.integration, .process), .timeLimit(.minutes(2)))
+struct BLEPolicyTests {
+    static let noData: [DBusValue] = [.dictionary(key: "q", value: "v", []), .dictionary(key: "s", value: "v", [])]
+
+    func advertise(_ standIn: BlueZStandIn, _ address: String, rssi: Int16) async throws {
+        let path = "/org/bluez/hci0/dev_" + address.replacingOccurrences(of: ":", with: "_")
+        try await standIn.mock("Advertise", [.string(path), .int16(rssi)] + Self.noData)
+    }
+
+    @Test("closest connects the strongest eligible Nova up to max_devices and leaves a slightly weaker one alone")
+    func closest() async throws {
+        let broker = try await Broker.start()
+        let standIn = try await BlueZStandIn.start()
+        let config = TestConfig.yaml(
+            port: broker.port,
+            extra: "ble:\n  enabled: true\n  connect:\n    - match: {class: nova}\n      policy: closest\n      max_devices: 1\n")
+        let bridge = try BridgeProcess.start(config: config, environment: standIn.environment)
+        try await bridge.waitUntilReady(on: broker)
+        try await broker.waitForRetained("t2m/bridge/info") { $0.json?["integrations"]?["ble"]?["status"] == "running" }
+        try await standIn.mock("AddNova", [.string("hci0"), .string("AA:BB:CC:DD:EE:02")])
+        for _ in 0..<3 { try await advertise(standIn, "AA:BB:CC:DD:EE:02", rssi: -45) }
+        try await broker.waitForRetained("t2m/ble_aabbccddee02") { $0.json?["status"] == "ready" }
+        // A second Nova, a little weaker: not clearly stronger, so the connection stays where it is.
+        try await standIn.mock("AddNova", [.string("hci0"), .string("AA:BB:CC:DD:EE:01")])
+        try await advertise(standIn, "AA:BB:CC:DD:EE:01", rssi: -48)
+        try await broker.waitForRetained("t2m/ble_aabbccddee01") { $0.json?["rssi"] == -48 }
+        let client = try await TestClient.connect(to: broker)
+        try await client.expectHealthy()
+        #expect(try await broker.retainedJSON("t2m/ble_aabbccddee01")?["status"] == "available")
+        #expect(try await broker.retainedJSON("t2m/ble_aabbccddee02")?["status"] == "ready")
+
+        // A manual disconnect holds, whatever the policy says.
+        _ = try await client.request("device/disconnect", #"{"device": "ble_aabbccddee02"}"#)
+        try await advertise(standIn, "AA:BB:CC:DD:EE:02", rssi: -44)
+        try await client.expectHealthy()
+        #expect(try await broker.retainedJSON("t2m/ble_aabbccddee02")?["status"] == "available")
+        #expect(try await bridge.terminate() == 0)
+        await client.close()
+    }
+}
