@@ -214,7 +214,7 @@ struct SimulatorTests {
     @Test("latency delays answers without serialising connections")
     func latency() async throws {
         try await withRunning(.demo(token: "token")) { simulator in
-            simulator.setLatency(.milliseconds(300))
+            simulator.setLatency(.milliseconds(1000))
             let clock = ContinuousClock()
             let start = clock.now
             let statuses = try await withThrowingTaskGroup(of: Int.self) { group in
@@ -225,8 +225,9 @@ struct SimulatorTests {
             }
             let elapsed = clock.now - start
             #expect(statuses == Array(repeating: 200, count: 8))
-            #expect(elapsed >= .milliseconds(300))
-            #expect(elapsed < .milliseconds(2000), "8 × 300 ms would take 2.4 s if answers were serialised")
+            #expect(elapsed >= .milliseconds(1000))
+            // A wide margin: a loaded machine may add a second, serialised answers would add seven.
+            #expect(elapsed < .milliseconds(5000), "8 × 1 s would take 8 s if answers were serialised")
         }
     }
 
