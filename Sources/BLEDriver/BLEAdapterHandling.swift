@@ -23,7 +23,12 @@ extension BLEDriver {
                 case .adapter, .adapterRemoved: await adapterChanged(client)
                 case .device(let path, let properties): await deviceChanged(path, properties: properties, client)
                 case .deviceRemoved(let path): setDeviceStatus(path, .unavailable)
-                case .gatt, .gattRemoved: break
+                case .gatt(let path):
+                    guard let characteristic = await client.objects.characteristics[path],
+                        let owner = tracked.first(where: { path.hasPrefix($0.key + "/") })?.value.id
+                    else { continue }
+                    novaNotified(characteristic, device: owner)
+                case .gattRemoved: break
                 }
             }
         }

@@ -24,7 +24,20 @@ extension BLEDriver {
             sink.send(.occurred(device, DeviceOccurrence(.connectFailed, ["error": .string(reason)])))
             throw CommandError("connecting \(device) failed: \(reason)")
         }
-        setDeviceStatus(path, .ready)
+        // BlueZ answers Connect before it has read the GATT tree; the device is usable once ServicesResolved.
+        let deadline = ContinuousClock.now + .seconds(10)
+        while ContinuousClock.now < deadline {
+            guard let current = await client.objects.devices[path], current.connected || !current.servicesResolved else { break }
+            if current.servicesResolved {
+                setDeviceStatus(path, .ready)
+                return
+            }
+            try? await Task.sleep(for: .milliseconds(20))
+        }
+        setDeviceStatus(path, .available)
+        let reason = "the connection dropped before its services were resolved"
+        sink.send(.occurred(device, DeviceOccurrence(.connectFailed, ["error": .string(reason)])))
+        throw CommandError("connecting \(device) failed: \(reason)")
     }
 
     /// Disconnects and holds the device down until a manual connect or a restart.

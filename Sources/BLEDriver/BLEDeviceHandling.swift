@@ -25,7 +25,14 @@ extension BLEDriver {
         guard var entry = tracked[path] else { return }
         entry.name = device.name ?? device.alias
         entry.services = Set(device.services)
-        let descriptor = TrackedDevice.descriptor(for: device, id: id, address: address)
+        var descriptor = TrackedDevice.descriptor(for: device, id: id, address: address)
+        if NovaSession.isNova(name: entry.name, services: entry.services) {
+            descriptor = NovaSession.descriptor(descriptor)
+            if novas[id] == nil {
+                novas[id] = NovaSession()
+                sink.send(.state(id, NovaSession().current.json))
+            }
+        }
         if entry.descriptor != descriptor {
             entry.descriptor = descriptor
             sink.send(.discovered(descriptor))

@@ -29,6 +29,8 @@ public actor BLEDriver: DeviceDriver, ConnectionControl {
     /// Manual connects and disconnects, which override the policies until the next one or a restart.
     var manual: [DeviceID: KnownDevice.Manual] = [:]
     var policy: ConnectPolicy
+    /// Nova flashes, by device.
+    var novas: [DeviceID: NovaSession] = [:]
     /// Automatic connects that failed wait for their back-off before the policy may try again.
     var retry: [DeviceID: (at: Double, backoff: Backoff)] = [:]
 
@@ -82,10 +84,10 @@ public actor BLEDriver: DeviceDriver, ConnectionControl {
         self.client = nil
     }
 
-    /// Connections are made on request; `/set` is for lights (Nova) and is not handled yet.
+    /// `/set` drives Nova flashes; other BLE devices have nothing to set yet.
     public func perform(_ command: DeviceCommand, on device: DeviceID) async throws(CommandError) {
-        if case .refresh = command { return }
-        throw CommandError("\(device) has nothing to set")
+        guard case .set(let set) = command else { return }
+        try performNova(set, on: device)
     }
 
     /// `ble/permit` `{"time": seconds}` opens (or with 0 closes) the window in which any device seen appears.

@@ -1,0 +1,111 @@
+import BLEModels
+import BridgeCore
+import BlueZ
+import DBus
+
+/// Nova flashes as lights: `/set` becomes frames written with response to FFF3, confirmed by the
+/// `(xx:A)` ack on FFF4 within 2 s (else the state is reverted and the command fails), renewed at two
+/// thirds of the flash's timeout while on.
+extension BLEDriver {
+    static let requestCharacteristic = "0000fff3-0000-1000-8000-00805f9b34fb"
+    static let responseCharacteristic = "0000fff4-0000-1000-8000-00805f9b34fb"
+
+    /// Applies a `/set` optimistically and starts sending it unless a send is already under way.
+    func performNova(_ set: SetCommand, on device: DeviceID) throws(CommandError) {
+        guard var session = novas[device] else { throw CommandError("\(device) is not a Nova flash") }
+        session.current = session.current.applying(set)
+        novas[device] = session
+        sink.send(.state(device, session.current.json))
+        if !session.sending { Task { await self.sendNova(device) } }
+    }
+
+    /// Sends until what was asked for is what the flash shows, one frame in flight at a time.
+    func sendNova(_ device: DeviceID) async {
+        guard var session = novas[device], !session.sending else { return }
+        session.sending = true
+        novas[device] = session
+        defer { novas[device]?.sending = false }
+        while let wanted = novas[device]?.current, wanted != novas[device]?.confirmed || novas[device]?.renewDue == true {
+            novas[device]?.renewDue = false
+            do throws(CommandError) {
+                try await write(wanted, to: device)
+                novas[device]?.confirmed = wanted
+                scheduleRenewal(device, wanted)
+            } catch {
+                guard let confirmed = novas[device]?.confirmed else { return }
+                novas[device]?.current = confirmed
+                sink.send(.state(device, confirmed.json))
+                sink.send(.occurred(device, .commandFailed(error.message)))
+                return
+            }
+        }
+    }
+
+    private func write(_ state: NovaLightState, to device: DeviceID) async throws(CommandError) {
+        if tracked.values.first(where: { $0.id == device })?.status.isConnected != true {
+            // A command for a Nova in range but not connected connects it first, as a manual connect, so
+            // that no policy takes the connection away again.
+            manual[device] = .connected
+            try await connectNow(device)
+        }
+        guard let client, let path = tracked.first(where: { $0.value.id == device })?.key else {
+            throw CommandError("\(device) is not reachable")
+        }
+        let tree = await client.objects.gattTree(of: path).flatMap(\.characteristics)
+        guard let request = tree.first(where: { $0.uuid?.description == Self.requestCharacteristic }),
+            let response = tree.first(where: { $0.uuid?.description == Self.responseCharacteristic })
+        else { throw CommandError("\(device) has no Nova characteristics (FFF3/FFF4)") }
+        let id: UInt8
+        let frame: NovaFrame
+        do throws(DBusError) {
+            if novas[device]?.notifying != response.path {
+                _ = try await client.call(response.path, BlueZInterface.characteristic, "StartNotify")
+                novas[device]?.notifying = response.path
+            }
+            guard let next = novas[device]?.ids.next() else { return }
+            id = next
+            frame = NovaFrame(id: id, command: state.command)
+            setDeviceStatus(path, .busy)
+            _ = try await client.call(
+                request.path, BlueZInterface.characteristic, "WriteValue",
+                [.bytes(frame.bytes), .vardict(["type": .string("request")])], timeout: .seconds(2))
+        } catch {
+            setDeviceStatus(path, .ready)
+            throw CommandError("writing to the Nova failed: \(error.name ?? "") \(error.message)")
+        }
+        defer { if tracked[path]?.status == .busy { setDeviceStatus(path, .ready) } }
+        // The protocol allows one request in flight; its ack must come within 2 s.
+        for _ in 0..<200 {
+            if novas[device]?.lastAck == id { return }
+            try? await Task.sleep(for: .milliseconds(10))
+        }
+        throw CommandError("the Nova did not acknowledge \(frame) within 2 s")
+    }
+
+    /// A notification on a Nova's FFF4: an ack is noted; anything else is logged and ignored.
+    func novaNotified(_ characteristic: BlueZCharacteristic, device: DeviceID) {
+        guard characteristic.uuid?.description == Self.responseCharacteristic else { return }
+        switch NovaReply(characteristic.value) {
+        case .ack(let id): novas[device]?.lastAck = id
+        case .notAnAck(let reason): logger.debug("Nova sent something other than an ack", metadata: ["reason": "\(reason)"])
+        }
+    }
+
+    private func scheduleRenewal(_ device: DeviceID, _ state: NovaLightState) {
+        novas[device]?.renewal?.cancel()
+        guard state.isOn else { return }
+        // Renew before the flash's own timeout so `ON` stays on until `OFF`.
+        novas[device]?.renewal = Task {
+            guard (try? await Task.sleep(for: NovaLight.renewalInterval(timeout: state.timeout))) != nil else { return }
+            await self.renew(device)
+        }
+    }
+
+    private func renew(_ device: DeviceID) async {
+        // This task sends the renewal itself: forget its handle, or the next schedule would cancel it mid-write.
+        novas[device]?.renewal = nil
+        guard let session = novas[device], session.current.isOn, !session.sending else { return }
+        novas[device]?.renewDue = true
+        await sendNova(device)
+    }
+}

@@ -1,0 +1,86 @@
+import BridgeCore
+import DBus
+import Foundation
+import Testing
+import TestSupport
+
+@Suite("Nova flashes as lights through the daemon and the BlueZ stand-in", .tags(.integration, .process), .timeLimit(.minutes(2)))
+struct NovaTests {
+    static let nova = "/org/bluez/hci0/dev_AA_BB_CC_DD_EE_01"
+    static let request = nova + "/service0010/char0011"
+
+    /// The frames written to the Nova's FFF3 so far, as text, with their write type.
+    func writes(_ standIn: BlueZStandIn) async throws -> [String] {
+        // The Nova's GATT objects exist only once it has been connected.
+        guard let reply = try? await standIn.mock("GetWrites", [.string(Self.request)]) else { return [] }
+        return (reply.first?.array ?? []).compactMap { item in
+            guard let fields = item.structure, fields.count == 2, let bytes = fields[0].bytes, let kind = fields[1].string else { return nil }
+            return String(decoding: bytes, as: UTF8.self) + " " + kind
+        }
+    }
+
+    func start() async throws -> (Broker, BlueZStandIn, BridgeProcess, TestClient) {
+        let broker = try await Broker.start()
+        let standIn = try await BlueZStandIn.start()
+        try await standIn.mock("AddNova", [.string("hci0"), .string("AA:BB:CC:DD:EE:01")])
+        let config = TestConfig.yaml(
+            port: broker.port,
+            extra: "devices:\n  ble_aabbccddee01:\n    alias: flash\nble:\n  enabled: true\n  connect:\n    - match: {class: nova}\n      policy: never\n")
+        let bridge = try BridgeProcess.start(config: config, environment: standIn.environment)
+        try await bridge.waitUntilReady(on: broker)
+        try await broker.waitForRetained("t2m/flash") { $0.json?["status"] == "available" }
+        let client = try await TestClient.connect(to: broker)
+        try await client.subscribe("t2m/#")
+        return (broker, standIn, bridge, client)
+    }
+
+    @Test("ON connects the flash, writes the Nova frame with response, is confirmed by the ack and renewed before the timeout")
+    func lightAndRenew() async throws {
+        let (broker, standIn, bridge, client) = try await start()
+        let discovery = try await broker.waitForRetained("homeassistant/light/t2m_ble_aabbccddee01/light/config")
+        #expect(discovery.json?["effect_list"] == ["gentle", "warm", "bright", "neutral"])
+        client.publish("t2m/flash/set", #"{"state":"ON","brightness":255,"color_temp":2700}"#)
+        try await waitUntil("the first frame") { try await writes(standIn).first == "(01:L,FF,00,05DC) request" }
+        do {
+            try await broker.waitForRetained("t2m/flash") { $0.json?["state"] == "ON" && $0.json?["status"] == "ready" }
+        } catch {
+            Issue.record("\(error)\n\(bridge.stderr.suffix(3000))\n\(try await writes(standIn))")
+            throw error
+        }
+        // Renewed at two thirds of 1500 ms while on.
+        try await waitUntil("a renewal", timeout: .seconds(5)) { try await writes(standIn).count >= 3 }
+        #expect(try await writes(standIn).dropFirst().allSatisfy { $0.hasSuffix(":L,FF,00,05DC) request") })
+        client.publish("t2m/flash/set", "OFF")
+        do {
+            try await waitUntil("the off frame") { try await writes(standIn).last?.contains(":O)") == true }
+        } catch {
+            Issue.record("\(error)\n\(bridge.stderr.suffix(2000))\n\(try await writes(standIn))")
+            throw error
+        }
+        let count = try await writes(standIn).count
+        try await Task.sleep(for: .seconds(1.5))
+        #expect(try await writes(standIn).count == count, "no renewal after OFF")
+        #expect(try await bridge.terminate() == 0)
+        await client.close()
+    }
+
+    @Test("without an ack within 2 s the state is reverted and command_failed names the frame")
+    func ackTimeout() async throws {
+        let (broker, standIn, bridge, client) = try await start()
+        client.publish("t2m/flash/set", #"{"state":"ON","effect":"gentle"}"#)
+        do {
+            try await broker.waitForRetained("t2m/flash") { $0.json?["state"] == "ON" && $0.json?["status"] == "ready" }
+        } catch {
+            Issue.record("\(error)\n\(bridge.stderr.suffix(3000))")
+            throw error
+        }
+        try await standIn.mock("SetNovaAcks", [.string(Self.nova), .bool(false)])
+        let mark = try await client.watchEvents()
+        client.publish("t2m/flash/set", "OFF")
+        let event = try await client.waitForEvent("command_failed", after: mark)
+        #expect(event["error"]?.stringValue?.contains("did not acknowledge") == true, "\(event)")
+        try await broker.waitForRetained("t2m/flash") { $0.json?["state"] == "ON" }
+        #expect(try await bridge.terminate() == 0)
+        await client.close()
+    }
+}
