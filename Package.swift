@@ -77,6 +77,10 @@ let package = Package(
             swiftSettings: strictSettings
         ),
         .target(
+            name: "EV3Protocol",
+            swiftSettings: strictSettings
+        ),
+        .target(
             name: "LIFXDriver",
             dependencies: [
                 "BridgeCore",
@@ -171,6 +175,11 @@ let package = Package(
         .testTarget(
             name: "BLEModelsTests",
             dependencies: ["BLEModels", "BridgeCore"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "EV3ProtocolTests",
+            dependencies: ["EV3Protocol"],
             swiftSettings: strictSettings
         ),
         .testTarget(
