@@ -70,14 +70,19 @@ public struct EV3Batch: Sendable {
     public func command(
         counter: UInt16, replyRequested: Bool = true, style: EV3EncodingStyle = .compact
     ) throws(EV3EncodingError) -> EV3DirectCommand {
+        try EV3DirectCommand(
+            counter: counter, replyRequested: replyRequested, globalSize: globalSize, bytecode: bytecode(style: style))
+    }
+
+    /// Every instruction encoded, outputs at their assigned offsets.
+    func bytecode(style: EV3EncodingStyle) -> [UInt8] {
         let offsets = offsets()
         var bytecode: [UInt8] = []
         for (instruction, first) in zip(instructions, firstSlots) {
             let own = Array(offsets[first..<first + instruction.outputs.count])
             instruction.encode(into: &bytecode, style: style, offsets: own)
         }
-        return try EV3DirectCommand(
-            counter: counter, replyRequested: replyRequested, globalSize: globalSize, bytecode: bytecode)
+        return bytecode
     }
 
     /// Reads a query's results from a reply to this batch's command. Throws when the reply is an error

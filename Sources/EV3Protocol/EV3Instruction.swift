@@ -81,11 +81,11 @@ public struct EV3Instruction: Sendable, Hashable {
         self.outputs = outputs
     }
 
-    /// The encoded bytes of an instruction without outputs.
+    /// The encoded bytes; outputs, if any, placed from global offset 0 as if alone in a batch.
     public func bytes(style: EV3EncodingStyle = .compact) -> [UInt8] {
-        var bytes: [UInt8] = []
-        encode(into: &bytes, style: style, offsets: [])
-        return bytes
+        var batch = EV3Batch()
+        batch.append(self)
+        return batch.bytecode(style: style)
     }
 
     /// Appends the encoding; `offsets` holds the global offset of each output, in output order.

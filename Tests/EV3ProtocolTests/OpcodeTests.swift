@@ -95,3 +95,13 @@ struct OpcodeTests {
         #expect(hex(try batch.command(counter: 0).bytecode) == opcode.bytes)
     }
 }
+
+extension OpcodeTests {
+    @Test("an instruction alone encodes as in a batch of its own, a query's outputs from offset 0")
+    func alone() throws {
+        #expect(hex(try EV3Instruction.outputStop(.a, brake: true).bytes()) == "A3 00 01 01")
+        #expect(hex(EV3Query.outputRead(.b).instruction.bytes()) == "A8 00 01 64 60")
+        #expect(hex(EV3Query.outputRead(.b).instruction.bytes(style: .legoev3)) == "A8 81 00 81 01 E1 04 E1 00")
+        #expect(EV3Query.outputRead(.b).instruction.name == "OUTPUT_READ")
+    }
+}
