@@ -101,6 +101,10 @@ let package = Package(
             swiftSettings: strictSettings
         ),
         .target(
+            name: "EV3Protocol",
+            swiftSettings: strictSettings
+        ),
+        .target(
             name: "LIFXDriver",
             dependencies: [
                 "BridgeCore",
@@ -208,6 +212,11 @@ let package = Package(
         .testTarget(
             name: "DBusTests",
             dependencies: ["DBus", "TestSupport"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "EV3ProtocolTests",
+            dependencies: ["EV3Protocol"],
             swiftSettings: strictSettings
         ),
         .testTarget(
