@@ -73,9 +73,15 @@ extension BLEDriver {
     }
 
     func setStatus(_ state: IntegrationStatus.State, _ detail: String? = nil) {
-        let newStatus = IntegrationStatus(state, detail: detail)
+        let newStatus = IntegrationStatus(state, detail: detail, figures: ["ignored_devices": .number(Double(ignoredCount()))])
         guard newStatus != status else { return }
         status = newStatus
         sink.send(.integrationStatus(.ble, newStatus))
     }
+
+    /// The addresses seen lately and not published (bounded and expiring, so a count, not a list).
+    func ignoredCount() -> Int { ignored.count(now: now) }
+
+    /// Refreshes the ignored-devices figure in `bridge/info`.
+    func reportFigures() { setStatus(status.state, status.detail) }
 }

@@ -71,6 +71,7 @@ extension BLEDriver {
                 if silent { setDeviceStatus(path, .unavailable) }
             }
             applyPolicies()
+            reportFigures()
         }
     }
 

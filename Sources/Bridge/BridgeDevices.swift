@@ -24,7 +24,13 @@ extension BridgeService {
         case .occurred(let id, let occurrence): deviceOccurrence(id, occurrence)
         case .integrationStatus(let integration, let status):
             guard integrationStatus[integration] != status else { return }
+            let previous = integrationStatus[integration]
             integrationStatus[integration] = status
+            // A change of figures alone (a counter) refreshes bridge/info without an event or a log line.
+            if previous?.state == status.state, previous?.detail == status.detail {
+                scheduleInventory()
+                return
+            }
             logger.info(
                 "Integration status",
                 metadata: ["driver": "\(integration.rawValue)", "status": "\(status.state.rawValue)", "detail": "\(status.detail ?? "")"])

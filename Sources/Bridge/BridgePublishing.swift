@@ -43,10 +43,11 @@ extension BridgeService {
         var integrations: [String: JSONValue] = [:]
         for integration in Integration.allCases {
             let status = integrationStatus[integration] ?? IntegrationStatus(.disabled)
-            integrations[integration.rawValue] = [
-                "status": .string(status.state.rawValue), "detail": status.detail.map(JSONValue.string) ?? .null,
-                "devices": .number(Double(devices.keys.filter { $0.integration == integration }.count)),
-            ]
+            var entry: [String: JSONValue] = status.figures
+            entry["status"] = .string(status.state.rawValue)
+            entry["detail"] = status.detail.map(JSONValue.string) ?? .null
+            entry["devices"] = .number(Double(devices.keys.filter { $0.integration == integration }.count))
+            integrations[integration.rawValue] = .object(entry)
         }
         let info: JSONValue = [
             "version": .string(options.version), "base_topic": .string(topics.base),

@@ -30,11 +30,14 @@ public struct IntegrationStatus: Sendable, Hashable {
 
     public var state: State
     public var detail: String?
+    /// Figures the integration reports beside its state, shown in `bridge/info` (e.g. BLE's `ignored_devices`).
+    public var figures: [String: JSONValue]
 
     /// Creates a status.
-    public init(_ state: State, detail: String? = nil) {
+    public init(_ state: State, detail: String? = nil, figures: [String: JSONValue] = [:]) {
         self.state = state
         self.detail = detail
+        self.figures = figures
     }
 
     /// Whether `health_check` counts the integration as healthy.

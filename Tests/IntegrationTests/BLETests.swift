@@ -48,6 +48,7 @@ struct BLETests {
         let client = try await TestClient.connect(to: broker)
         try await client.expectHealthy()
         #expect(try await devices(broker) == ["ble_aabbccddee01"])
+        try await broker.waitForRetained("t2m/bridge/info") { $0.json?["integrations"]?["ble"]?["ignored_devices"] == 1 }
 
         let permit = try await client.request("ble/permit", #"{"time": 60}"#)
         #expect(permit["status"] == "ok")
