@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
 # Sets up a fresh Debian 12 machine (with the Swift toolchain on PATH) and runs the bridge on the
-# built-in demo: a local mosquitto broker plus the LIFX cloud simulator with five lights, two groups
-# and one scene. Ctrl-C stops everything it started.
+# built-in demo: a local mosquitto broker, the LIFX cloud simulator with five lights, two groups and
+# one scene, and the BlueZ stand-in with two Nova flashes. Ctrl-C stops everything it started.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 SUDO=""; [ "$(id -u)" -eq 0 ] || SUDO="sudo"
-PACKAGES="mosquitto mosquitto-clients libmosquitto-dev libdbus-1-dev pkg-config"
+PACKAGES="mosquitto mosquitto-clients libmosquitto-dev libdbus-1-dev pkg-config dbus-daemon python3-dbusmock systemd"
 if ! dpkg -s $PACKAGES >/dev/null 2>&1; then
   echo "==> Installing $PACKAGES"
   $SUDO apt-get update -qq
@@ -20,6 +20,7 @@ BIN="$(swift build --show-bin-path)/things2mqtt"
 MQTT_PORT="${MQTT_PORT:-1883}"
 PIDS=()
 BROKER_CONF=""
+BLUEZ_OUT=""
 cleanup() {
   # Newest first, each waited for, so the bridge says goodbye to the broker before the broker stops.
   for ((i = ${#PIDS[@]} - 1; i >= 0; i--)); do
@@ -28,6 +29,7 @@ cleanup() {
   done
   PIDS=()
   if [ -n "$BROKER_CONF" ]; then rm -f "$BROKER_CONF"; fi
+  if [ -n "$BLUEZ_OUT" ]; then rm -f "$BLUEZ_OUT"; fi
 }
 trap cleanup EXIT INT TERM
 
@@ -43,6 +45,14 @@ else
   for _ in $(seq 50); do (exec 3<>"/dev/tcp/127.0.0.1/$MQTT_PORT") 2>/dev/null && break; sleep 0.1; done
 fi
 
+echo "==> Starting the BlueZ stand-in (two Nova flashes, a heart-rate sensor, a phone)"
+BLUEZ_OUT=$(mktemp /tmp/things2mqtt-demo-bluez-out.XXXXXX)
+deploy/demo/bluez.sh >"$BLUEZ_OUT" &
+PIDS+=($!)
+for _ in $(seq 100); do [ -s "$BLUEZ_OUT" ] && break; sleep 0.1; done
+DBUS_SYSTEM_BUS_ADDRESS=$(head -n1 "$BLUEZ_OUT")
+export DBUS_SYSTEM_BUS_ADDRESS
+
 LIFX_PORT="${LIFX_PORT:-18080}"
 echo "==> Starting the LIFX cloud simulator on port $LIFX_PORT"
 "$BIN" simulate lifx --port "$LIFX_PORT" --token demo-token &
@@ -57,6 +67,10 @@ cat <<MSG
       mosquitto_pub -p $MQTT_PORT -t things2mqtt/living_room/floor_lamp/set -m '{"state":"ON","brightness":200,"color":{"h":120,"s":80}}'
       mosquitto_pub -p $MQTT_PORT -t things2mqtt/bridge/request/lifx/scene -m '{"scene":"Evening"}'
     Home Assistant pointed at this broker discovers every light, both groups and the scene.
+    BLE: the closer Nova connects by itself; light it with
+      mosquitto_pub -p $MQTT_PORT -t things2mqtt/ble_aabbccddee01/set -m '{"state":"ON","color_temp":3000}'
+    and let the phone in with
+      mosquitto_pub -p $MQTT_PORT -t things2mqtt/bridge/request/ble/permit -m '{"time":60}'
 
 MSG
 export MQTT_PORT LIFX_TOKEN=demo-token LIFX_API_URL="http://127.0.0.1:$LIFX_PORT/v1"
