@@ -223,6 +223,7 @@ let package = Package(
             name: "IntegrationTests",
             dependencies: [
                 "TestSupport", "Mosquitto", "LIFXSimulator", "BridgeCore", "Bridge", "BridgeConfig", "Things2MQTTApp", "DBus",
+                "BLEDriver", "BLEModels",
             ],
             swiftSettings: strictSettings
         ),

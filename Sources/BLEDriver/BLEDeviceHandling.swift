@@ -25,9 +25,8 @@ extension BLEDriver {
         guard var entry = tracked[path] else { return }
         entry.name = device.name ?? device.alias
         entry.services = Set(device.services)
-        var descriptor = TrackedDevice.descriptor(for: device, id: id, address: address)
-        if NovaSession.isNova(name: entry.name, services: entry.services) {
-            descriptor = NovaSession.descriptor(descriptor)
+        let descriptor = TrackedDevice.descriptor(for: device, id: id, address: address)
+        if descriptor.kind == "light" {
             if novas[id] == nil {
                 novas[id] = NovaSession()
                 sink.send(.state(id, NovaSession().current.json))

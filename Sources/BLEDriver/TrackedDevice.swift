@@ -1,5 +1,5 @@
-import BLEModels
-import BridgeCore
+public import BLEModels
+public import BridgeCore
 import BlueZ
 
 /// What the driver keeps for a device it publishes.
@@ -17,11 +17,21 @@ struct TrackedDevice {
 
     /// The device's MQTT descriptor: identity and the signal entities every BLE device has.
     static func descriptor(for device: BlueZDevice, id: DeviceID, address: BLEAddress) -> DeviceDescriptor {
-        let name = device.name ?? device.alias
+        BLEDescriptors.device(
+            id: id, address: address, name: device.name ?? device.alias, services: device.services, adapter: device.adapter)
+    }
+}
+
+/// The descriptors BLE devices get: what `bridge/devices` and Home Assistant show for them.
+public enum BLEDescriptors {
+    /// A BLE device: signal, RSSI and last seen as diagnostic entities; a Nova flash is also a light.
+    public static func device(
+        id: DeviceID, address: BLEAddress, name: String?, services: [BLEUUID], adapter: String? = nil
+    ) -> DeviceDescriptor {
         var details: [String: JSONValue] = ["address": .string(address.description)]
-        if !device.services.isEmpty { details["services"] = .array(device.services.map { .string($0.description) }) }
-        if let adapter = device.adapter { details["adapter"] = .string(adapter) }
-        return DeviceDescriptor(
+        if !services.isEmpty { details["services"] = .array(services.map { .string($0.description) }) }
+        if let adapter { details["adapter"] = .string(adapter) }
+        let descriptor = DeviceDescriptor(
             id: id, kind: "ble", manufacturer: "Bluetooth LE", model: name ?? "BLE device",
             connections: [["mac", address.description.lowercased()]], label: name,
             exposes: [
@@ -30,5 +40,6 @@ struct TrackedDevice {
                 .text("last_seen", name: "Last seen", category: .diagnostic),
             ],
             details: details)
+        return NovaSession.isNova(name: name, services: Set(services)) ? NovaSession.descriptor(descriptor) : descriptor
     }
 }

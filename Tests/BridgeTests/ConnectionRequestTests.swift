@@ -27,7 +27,10 @@ struct ConnectionRequestTests {
         let connected = try await bridge.request("device/connect", ["device": "porch/sensor"])
         #expect(connected["status"] == "ok")
         #expect(connected["data"] == ["id": "ble_a4c138aabbcc", "alias": "porch/sensor", "connected": true])
-        #expect(JSONValue.parse(bridge.transport.retained("t2m/porch/sensor") ?? [])?["status"] == "ready")
+        // The driver's status event travels through the inbox; the response may be out first.
+        try await waitUntil("the device ready") {
+            JSONValue.parse(bridge.transport.retained("t2m/porch/sensor") ?? [])?["status"] == "ready"
+        }
         let disconnected = try await bridge.request("device/disconnect", ["device": "ble_a4c138aabbcc"])
         #expect(disconnected["data"]?["connected"] == false)
         #expect(driver.calls == ["connect ble_a4c138aabbcc", "disconnect ble_a4c138aabbcc"])

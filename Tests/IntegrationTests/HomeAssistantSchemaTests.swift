@@ -1,3 +1,5 @@
+import BLEDriver
+import BLEModels
 import BridgeCore
 import Foundation
 import Testing
@@ -5,7 +7,7 @@ import TestSupport
 
 @Suite("Discovery payloads pass Home Assistant 2024.1's own schemas", .tags(.integration), .timeLimit(.minutes(3)))
 struct HomeAssistantSchemaTests {
-    @Test("legacy mode: light, sensor-like device and bridge device")
+    @Test("legacy mode: light, sensor-like device, a Nova flash, a plain BLE device and bridge device")
     func legacyPayloads() async throws {
         let venv = ProcessInfo.processInfo.environment["HA2024_VENV"] ?? "/opt/ha2024"
         try #require(
@@ -17,11 +19,20 @@ struct HomeAssistantSchemaTests {
             broker: broker, yaml: TestConfig.yaml(port: broker.port, legacy: true, extra: extra), integrations: [.lifx, .ble])
         bridge.driver(.lifx).announce(Fixtures.colorLight(), state: ["state": "ON"])
         bridge.driver(.ble).announce(Fixtures.sensorBox(), state: ["temperature": 21.5])
-        try await broker.waitForRetained("t2m/bridge/devices") { $0.json?.arrayCount == 2 }
+        let nova = BLEDescriptors.device(
+            id: DeviceID("ble_aabbccddee01")!, address: try BLEAddress("AA:BB:CC:DD:EE:01"), name: "Nova",
+            services: [try BLEUUID("fff0")])
+        let plain = BLEDescriptors.device(
+            id: DeviceID("ble_c0ffee00180d")!, address: try BLEAddress("C0:FF:EE:00:18:0D"), name: "Heart Rate",
+            services: [try BLEUUID("180d")])
+        #expect(nova.kind == "light" && plain.kind == "ble")
+        bridge.driver(.ble).announce(nova, state: ["state": "ON", "brightness": 255, "color_temp": 2700, "signal": 0.8])
+        bridge.driver(.ble).announce(plain, state: ["rssi": -60, "signal": 0.6])
+        try await broker.waitForRetained("t2m/bridge/devices") { $0.json?.arrayCount == 4 }
 
         let configs = try await broker.retainedMessages(under: "homeassistant/#")
         // The bridge's connectivity sensor and one status sensor per running integration (lifx, ble).
-        let expectedCount = 1 + 2 + 2 + Fixtures.sensorBox().exposes.count
+        let expectedCount = 1 + 2 + 2 + Fixtures.sensorBox().exposes.count + nova.exposes.count + plain.exposes.count
         #expect(configs.count == expectedCount, "\(configs.keys.sorted())")
         let components = Set(configs.keys.map { $0.split(separator: "/")[1] })
         #expect(components == ["binary_sensor", "light", "sensor", "number", "switch", "select", "text", "button", "scene"])
