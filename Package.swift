@@ -168,6 +168,7 @@ let package = Package(
                 "BridgeConfig",
                 "BridgeCore",
                 "Things2MQTTApp",
+                "DBus",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],

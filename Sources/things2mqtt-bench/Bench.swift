@@ -20,12 +20,17 @@ struct Bench: AsyncParsableCommand {
     @Flag(help: "Only the figures measured from an external client.")
     var externalOnly = false
 
+    @Flag(help: "Only the BLE figures.")
+    var bleOnly = false
+
     func run() async throws {
         LoggingSystem.bootstrap { _ in SwiftLogNoOpLogHandler() }
         let broker = try await Broker.start()
         print("things2mqtt benchmark (mosquitto on 127.0.0.1:\(broker.port), daemon \(try BridgeProcess.binaryPath()))")
+        if bleOnly { return try await ble(broker) }
         try await external(broker)
         if externalOnly { return }
+        try await ble(broker)
         let spine = SpineBench(broker: broker)
         let rtt = try await spine.brokerRoundTrip(samples: samples)
         print("broker round trip (publish → receive, QoS 1):   \(rtt.summary)")
@@ -42,6 +47,23 @@ struct Bench: AsyncParsableCommand {
         print("LIFX 10 lights changed at once:                 \(burst.tenLights) write request(s)")
         let rss = try await lifx.memory(lights: lights)
         print(String(format: "RSS with %d simulated LIFX lights:            %.1f MiB", lights, rss))
+    }
+
+    /// BLE: advert ingest next to a bare libdbus receiver, CPU, memory through a burst and with 1,000 devices.
+    private func ble(_ broker: Broker) async throws {
+        let bench = BLEBench(broker: broker)
+        let ingest = try await bench.ingest(count: 20_000)
+        let bare = Double(ingest.count) / ingest.bareSeconds
+        let bridge = Double(ingest.count) / ingest.bridgeSeconds
+        print(
+            String(
+                format: "BLE advert burst of %d: bare libdbus receiver %.0f signals/s, through the daemon to the published last value %.0f signals/s (%.0f %%); final rssi %@",
+                ingest.count, bare, bridge, bridge / bare * 100, ingest.finalRSSI?.jsonString ?? "missing"))
+        print(
+            String(
+                format: "BLE daemon CPU %.3f s per 1,000 signals; RSS %.1f MiB before the burst, %.1f MiB after",
+                ingest.cpuPerThousand, ingest.rssBefore, ingest.rssAfter))
+        print(String(format: "RSS with 1,000 BLE devices in range and published: %.1f MiB", try await bench.memory(devices: 1000)))
     }
 
     /// The figures users feel, from an external client against the daemon, next to the broker's own echo.

@@ -71,10 +71,13 @@ public final class BlueZStandIn: Sendable {
             executable: "/usr/bin/python3", arguments: ["-m", "dbusmock", "--template", Self.template],
             stdoutPath: directory.file("mock.log"), stderrPath: directory.file("mock.log"), environment: environment)
         process.withLock { $0 = child }
-        try await waitUntil("the BlueZ stand-in to own org.bluez", timeout: .seconds(15)) {
+        let deadline = ContinuousClock.now + .seconds(15)
+        while ContinuousClock.now < deadline {
             guard child.isRunning else { throw TestFailure("the BlueZ stand-in exited:\n\(child.stdout)") }
-            return try await control.nameOwner("org.bluez") != nil
+            if (try? await control.nameOwner("org.bluez")) ?? nil != nil { return }
+            try await Task.sleep(for: .milliseconds(20))
         }
+        throw TestFailure("the BlueZ stand-in did not claim org.bluez within 15 s:\n\(child.stdout)")
     }
 
     /// What the stand-in logged (calls, Python errors).
