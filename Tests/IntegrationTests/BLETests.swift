@@ -150,3 +150,38 @@ struct BLEPolicyTests {
         await client.close()
     }
 }
+
+@Suite("BLE presence through the daemon", .tags(.integration, .process), .timeLimit(.minutes(2)))
+struct BLEPresenceTests {
+    static let nova = "/org/bluez/hci0/dev_AA_BB_CC_DD_EE_01"
+    static let noData: [DBusValue] = [.dictionary(key: "q", value: "v", []), .dictionary(key: "s", value: "v", [])]
+
+    @Test("a device not heard from for away_after becomes unavailable and offline, and comes back when heard; permit 0 closes the window")
+    func awayAndBack() async throws {
+        let broker = try await Broker.start()
+        let standIn = try await BlueZStandIn.start()
+        try await standIn.mock("AddNova", [.string("hci0"), .string("AA:BB:CC:DD:EE:01")])
+        let config = TestConfig.yaml(
+            port: broker.port,
+            extra: "ble:\n  enabled: true\n  away_after: 2s\n  connect:\n    - match: {class: nova}\n      policy: never\n")
+        let bridge = try BridgeProcess.start(config: config, environment: standIn.environment)
+        try await bridge.waitUntilReady(on: broker)
+        try await broker.waitForRetained("t2m/ble_aabbccddee01/availability", equals: ["state": "online"])
+        try await broker.waitForRetained("t2m/ble_aabbccddee01/availability", equals: ["state": "offline"])
+        #expect(try await broker.retainedJSON("t2m/ble_aabbccddee01")?["status"] == "unavailable")
+        try await standIn.mock("Advertise", [.string(Self.nova), .int16(-55)] + Self.noData)
+        try await broker.waitForRetained("t2m/ble_aabbccddee01/availability", equals: ["state": "online"])
+        #expect(try await broker.retainedJSON("t2m/ble_aabbccddee01")?["status"] == "available")
+
+        let client = try await TestClient.connect(to: broker)
+        _ = try await client.request("ble/permit", #"{"time": 60}"#)
+        let closed = try await client.request("ble/permit", #"{"time": 0}"#)
+        #expect(closed["data"]?["until"] == .null)
+        let phone = try await standIn.mock("AddDevice", [.string("hci0"), .string("11:22:33:44:55:66"), .string("Phone")])
+        try await standIn.mock("Advertise", [phone[0], .int16(-40)] + Self.noData)
+        try await broker.waitForRetained("t2m/bridge/info") { $0.json?["integrations"]?["ble"]?["ignored_devices"] == 1 }
+        #expect(try await broker.retained("t2m/ble_112233445566") == nil)
+        #expect(try await bridge.terminate() == 0)
+        await client.close()
+    }
+}
