@@ -23,41 +23,45 @@ extension BLEDriver {
             tracked[path] = TrackedDevice(id: id, address: address)
         }
         guard var entry = tracked[path] else { return }
-        entry.name = device.name ?? device.alias
-        entry.services = Set(device.services)
-        let descriptor = TrackedDevice.descriptor(for: device, id: id, address: address)
-        if descriptor.kind == "light" {
-            if novas[id] == nil {
+        // The descriptor depends on these only; adverts (RSSI, data) do not rebuild it.
+        if entry.descriptor == nil || !properties.isDisjoint(with: ["Name", "Alias", "UUIDs", "Adapter"]) {
+            entry.name = device.name ?? device.alias
+            entry.services = Set(device.services)
+            let descriptor = TrackedDevice.descriptor(for: device, id: id, address: address)
+            if descriptor.kind == "light", novas[id] == nil {
                 novas[id] = NovaSession()
                 sink.send(.state(id, NovaSession().current.json))
             }
-        }
-        if entry.descriptor != descriptor {
-            entry.descriptor = descriptor
-            sink.send(.discovered(descriptor))
+            if entry.descriptor != descriptor {
+                entry.descriptor = descriptor
+                sink.send(.discovered(descriptor))
+            }
         }
         var state: [String: JSONValue] = [:]
+        var signalMoved = false
         if properties.contains("RSSI"), let rssi = device.rssi, rssi != Signal.unavailableRSSI {
             entry.window.add(rssi: rssi, at: now)
-            entry.lastSeen = Date().ISO8601Format()
             state["rssi"] = .number(Double(rssi))
-            if let signal = entry.window.signal(at: now) { state["signal"] = .number((signal * 100).rounded() / 100) }
-            state["last_seen"] = entry.lastSeen.map(JSONValue.string) ?? .null
+            state["last_seen"] = .string(Date().ISO8601Format())
+            if let signal = entry.window.signal(at: now).map({ ($0 * 100).rounded() / 100 }) {
+                state["signal"] = .number(signal)
+                signalMoved = signal != entry.signal
+                entry.signal = signal
+            }
         }
         tracked[path] = entry
         if !state.isEmpty { sink.send(.state(id, state)) }
         let heard = entry.window.lastSeen.map { now - $0 < awayAfter } ?? false
         let status: DeviceStatus = device.connected ? .ready : (heard ? .available : .unavailable)
+        let statusMoved = entry.status != status
         if entry.status != .connecting || device.connected { setDeviceStatus(path, status) }
-        applyPolicies()
+        if signalMoved || statusMoved { applyPolicies() }
     }
 
     func setDeviceStatus(_ path: String, _ status: DeviceStatus) {
         guard var entry = tracked[path] else { return }
-        // A first status is always reported, so availability is known from the start.
-        guard entry.status != status || entry.descriptor != nil && !entry.reported else { return }
+        guard entry.status != status else { return }
         entry.status = status
-        entry.reported = true
         tracked[path] = entry
         sink.send(.status(entry.id, status))
     }
@@ -65,7 +69,7 @@ extension BLEDriver {
     /// Marks devices not heard from for `away_after`, and not connected, unavailable; runs until cancelled.
     func sweep() async {
         while (try? await Task.sleep(for: .seconds(1))) != nil {
-            for (path, entry) in tracked where !entry.status.isConnected && entry.status != .connecting {
+            for (path, entry) in tracked where entry.status?.isConnected != true && entry.status != .connecting {
                 let silent = entry.window.lastSeen.map { now - $0 >= awayAfter } ?? true
                 if silent { setDeviceStatus(path, .unavailable) }
             }

@@ -42,7 +42,7 @@ extension BLEDriver {
     }
 
     private func write(_ state: NovaLightState, to device: DeviceID) async throws(CommandError) {
-        if tracked.values.first(where: { $0.id == device })?.status.isConnected != true {
+        if tracked.values.first(where: { $0.id == device })?.status?.isConnected != true {
             // A command for a Nova in range but not connected connects it first, as a manual connect, so
             // that no policy takes the connection away again.
             manual[device] = .connected

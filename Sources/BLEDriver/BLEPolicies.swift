@@ -8,7 +8,7 @@ extension BLEDriver {
         let devices = tracked.values.map { entry in
             KnownDevice(
                 address: entry.address, name: entry.name, services: entry.services,
-                signal: entry.window.signal(at: now), status: entry.status, remembered: remembered.contains(entry.id),
+                signal: entry.window.signal(at: now), status: entry.status ?? .available, remembered: remembered.contains(entry.id),
                 manual: manual[entry.id] ?? .none)
         }
         let decision = policy.evaluate(devices, now: now)

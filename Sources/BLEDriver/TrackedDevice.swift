@@ -7,11 +7,11 @@ struct TrackedDevice {
     let id: DeviceID
     let address: BLEAddress
     var window = SignalWindow()
-    var status: DeviceStatus = .available
+    /// The status last reported; nil until the first, so availability is known from the start.
+    var status: DeviceStatus?
+    /// The signal last published (two decimals): policies are reviewed when it moves, not on every advert.
+    var signal: Double?
     var descriptor: DeviceDescriptor?
-    var lastSeen: String?
-    /// Whether a status was ever sent for it.
-    var reported = false
     var name: String?
     var services: Set<BLEUUID> = []
 

@@ -35,35 +35,9 @@ public struct BlueZObjects: Sendable, Equatable {
 
     /// `InterfacesAdded(o, a{sa{sv}})`.
     public mutating func interfacesAdded(_ path: String, _ interfaces: DBusValue) -> [BlueZChange] {
-        var changes: [BlueZChange] = []
-        for (interface, value) in interfaces.dictionary ?? [:] {
-            let properties = value.dictionary ?? [:]
-            switch interface {
-            case BlueZInterface.adapter:
-                var adapter = adapters[path] ?? BlueZAdapter(path: path)
-                adapter.update(properties)
-                adapters[path] = adapter
-                changes.append(.adapter(path))
-            case BlueZInterface.device:
-                var device = devices[path] ?? BlueZDevice(path: path)
-                device.update(properties)
-                devices[path] = device
-                changes.append(.device(path, properties: Set(properties.keys)))
-            case BlueZInterface.service:
-                var service = services[path] ?? BlueZService(path: path)
-                service.update(properties)
-                services[path] = service
-                changes.append(.gatt(path))
-            case BlueZInterface.characteristic:
-                var characteristic = characteristics[path] ?? BlueZCharacteristic(path: path)
-                characteristic.update(properties)
-                characteristics[path] = characteristic
-                changes.append(.gatt(path))
-            default:
-                continue
-            }
+        (interfaces.dictionary ?? [:]).compactMap { interface, value in
+            apply(path, interface, value.dictionary ?? [:], invalidated: [], create: true)
         }
-        return changes
     }
 
     /// `InterfacesRemoved(o, as)`; a removed adapter or device takes everything under it along.
@@ -92,32 +66,39 @@ public struct BlueZObjects: Sendable, Equatable {
     public mutating func propertiesChanged(
         _ path: String, interface: String, changed: DBusValue, invalidated: [String]
     ) -> [BlueZChange] {
-        let properties = changed.dictionary ?? [:]
+        apply(path, interface, changed.dictionary ?? [:], invalidated: invalidated, create: false).map { [$0] } ?? []
+    }
+
+    /// Updates (or with `create`, adds) the record of one interface at `path`; nil if nothing changed.
+    private mutating func apply(
+        _ path: String, _ interface: String, _ properties: [String: DBusValue], invalidated: [String], create: Bool
+    ) -> BlueZChange? {
         switch interface {
         case BlueZInterface.adapter:
-            guard var adapter = adapters[path] else { return [] }
-            adapter.update(properties)
-            adapters[path] = adapter
-            return [.adapter(path)]
+            Self.update(&adapters, path, create, { BlueZAdapter(path: $0) }) { $0.update(properties) } ? .adapter(path) : nil
         case BlueZInterface.device:
-            guard var device = devices[path] else { return [] }
-            device.update(properties)
-            for name in invalidated { device.invalidate(name) }
-            devices[path] = device
-            return [.device(path, properties: Set(properties.keys).union(invalidated))]
+            Self.update(&devices, path, create, { BlueZDevice(path: $0) }) { device in
+                device.update(properties)
+                for name in invalidated { device.invalidate(name) }
+            } ? .device(path, properties: Set(properties.keys).union(invalidated)) : nil
         case BlueZInterface.service:
-            guard var service = services[path] else { return [] }
-            service.update(properties)
-            services[path] = service
-            return [.gatt(path)]
+            Self.update(&services, path, create, { BlueZService(path: $0) }) { $0.update(properties) } ? .gatt(path) : nil
         case BlueZInterface.characteristic:
-            guard var characteristic = characteristics[path] else { return [] }
-            characteristic.update(properties)
-            characteristics[path] = characteristic
-            return [.gatt(path)]
+            Self.update(&characteristics, path, create, { BlueZCharacteristic(path: $0) }) { $0.update(properties) }
+                ? .gatt(path) : nil
         default:
-            return []
+            nil
         }
+    }
+
+    private static func update<Record>(
+        _ table: inout [String: Record], _ path: String, _ create: Bool, _ make: (String) -> Record,
+        _ change: (inout Record) -> Void
+    ) -> Bool {
+        guard var record = table[path] ?? (create ? make(path) : nil) else { return false }
+        change(&record)
+        table[path] = record
+        return true
     }
 
     /// The GATT services of a device, with their characteristics, in path order.

@@ -8,7 +8,8 @@ struct ConfigRule: Decodable {
         case match, policy, maxDevices = "max_devices", minSignal = "min_signal"
     }
 
-    let rule: ConnectRule
+    /// The rule, or nil when it was malformed (already reported, so the config does not load).
+    let rule: ConnectRule?
 
     init(from decoder: any Decoder) throws {
         let reader = try SectionReader(decoder, keys: CodingKeys.self)
@@ -27,7 +28,6 @@ struct ConfigRule: Decodable {
         let minSignal = reader.value(.minSignal, default: 0.1)
         if !(0...1).contains(minSignal) { reader.problem(.minSignal, "must be between 0 and 1 (signal strength)") }
         rule = match.map { ConnectRule(match: $0, policy: policy, maxDevices: maxDevices, minSignal: minSignal) }
-            ?? .placeholder
     }
 }
 
@@ -79,9 +79,4 @@ struct ConfigMatch: Decodable {
         }
         match = valid ? ConnectRule.Match(service: service, name: name, address: address, deviceClass: deviceClass) : nil
     }
-}
-
-extension ConnectRule {
-    /// A rule that claims nothing it could connect, standing in while a malformed rule is reported.
-    static let placeholder = ConnectRule(match: Match(deviceClass: "nova"), policy: .never)
 }

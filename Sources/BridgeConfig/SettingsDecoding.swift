@@ -155,7 +155,7 @@ extension BLESettings: Decodable {
         awayAfter = reader.value(.awayAfter, default: awayAfter)
         if awayAfter < .seconds(1) { reader.problem(.awayAfter, "must be at least 1s") }
         let rules: [ConfigRule] = reader.value(.connect, default: [])
-        connect = rules.map(\.rule)
+        connect = rules.compactMap(\.rule)
         let addresses: [String] = reader.value(.deny, default: [])
         for (index, text) in addresses.enumerated() {
             do throws(BLEFormatError) {

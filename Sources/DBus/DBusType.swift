@@ -31,6 +31,10 @@ indirect enum DBusType: Hashable, Sendable {
         UInt8(ascii: "g"): .signature, UInt8(ascii: "h"): .unixFD,
     ]
 
+    /// The code of each basic type, the one table both directions use.
+    private static let codes: [DBusType: String] = Dictionary(
+        uniqueKeysWithValues: basics.map { ($0.value, String(UnicodeScalar($0.key))) })
+
     /// The type's signature text.
     var signature: String {
         switch self {
@@ -38,19 +42,7 @@ indirect enum DBusType: Hashable, Sendable {
         case .dictionary(let key, let value): "a{" + key.signature + value.signature + "}"
         case .structure(let fields): "(" + fields.map(\.signature).joined() + ")"
         case .variant: "v"
-        case .byte: "y"
-        case .bool: "b"
-        case .int16: "n"
-        case .uint16: "q"
-        case .int32: "i"
-        case .uint32: "u"
-        case .int64: "x"
-        case .uint64: "t"
-        case .double: "d"
-        case .string: "s"
-        case .objectPath: "o"
-        case .signature: "g"
-        case .unixFD: "h"
+        default: Self.codes[self] ?? "?"
         }
     }
 
