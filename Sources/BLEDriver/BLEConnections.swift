@@ -26,12 +26,15 @@ extension BLEDriver {
         }
         // BlueZ answers Connect before it has read the GATT tree; the device is usable once ServicesResolved.
         let deadline = ContinuousClock.now + .seconds(10)
+        var seenConnected = false
         while ContinuousClock.now < deadline {
-            guard let current = await client.objects.devices[path], current.connected || !current.servicesResolved else { break }
-            if current.servicesResolved {
+            // Gone, or connected and then dropped, is a failure; the cache may lag the Connect reply a little.
+            guard let current = await client.objects.devices[path] else { break }
+            if current.connected && current.servicesResolved {
                 setDeviceStatus(path, .ready)
                 return
             }
+            if current.connected { seenConnected = true } else if seenConnected { break }
             try? await Task.sleep(for: .milliseconds(20))
         }
         setDeviceStatus(path, .available)

@@ -52,9 +52,15 @@ extension BLEDriver {
         tracked[path] = entry
         if !state.isEmpty { sink.send(.state(id, state)) }
         let heard = entry.window.lastSeen.map { now - $0 < awayAfter } ?? false
-        let status: DeviceStatus = device.connected ? .ready : (heard ? .available : .unavailable)
+        // A connection being set up, or a command in flight, keeps its status until the connection drops.
+        let status: DeviceStatus
+        if device.connected {
+            status = entry.status == .busy || entry.status == .connecting ? entry.status ?? .ready : .ready
+        } else {
+            status = entry.status == .connecting ? .connecting : (heard ? .available : .unavailable)
+        }
         let statusMoved = entry.status != status
-        if entry.status != .connecting || device.connected { setDeviceStatus(path, status) }
+        if statusMoved { setDeviceStatus(path, status) }
         if signalMoved || statusMoved { applyPolicies() }
     }
 

@@ -29,6 +29,8 @@ public actor BLEDriver: DeviceDriver, ConnectionControl {
     /// Manual connects and disconnects, which override the policies until the next one or a restart.
     var manual: [DeviceID: KnownDevice.Manual] = [:]
     var policy: ConnectPolicy
+    /// Automatic disconnects under way, so a policy review does not send another.
+    var disconnecting: Set<DeviceID> = []
     /// Nova flashes, by device.
     var novas: [DeviceID: NovaSession] = [:]
     /// Automatic connects that failed wait for their back-off before the policy may try again.
@@ -105,5 +107,8 @@ public actor BLEDriver: DeviceDriver, ConnectionControl {
     /// Forgets a removed device; it comes back when admitted again.
     public func forget(_ device: DeviceID) async {
         tracked = tracked.filter { $0.value.id != device }
+        novas.removeValue(forKey: device)?.renewal?.cancel()
+        manual[device] = nil
+        retry[device] = nil
     }
 }

@@ -58,9 +58,9 @@ extension BLEDriver {
         let id: UInt8
         let frame: NovaFrame
         do throws(DBusError) {
-            if novas[device]?.notifying != response.path {
+            // BlueZ drops notifications with the connection: the cache says whether they are on now.
+            if !response.notifying {
                 _ = try await client.call(response.path, BlueZInterface.characteristic, "StartNotify")
-                novas[device]?.notifying = response.path
             }
             guard let next = novas[device]?.ids.next() else { return }
             id = next

@@ -17,10 +17,18 @@ extension BLEDriver {
             if let waiting = retry[id], waiting.at > now { continue }
             Task { await self.autoConnect(id) }
         }
-        for address in decision.disconnect {
+        for address in decision.disconnect where !disconnecting.contains(address.deviceID) {
             let id = address.deviceID
-            Task { try? await self.disconnectNow(id) }
+            disconnecting.insert(id)
+            Task {
+                try? await self.disconnectNow(id)
+                self.disconnected(id)
+            }
         }
+    }
+
+    private func disconnected(_ id: DeviceID) {
+        disconnecting.remove(id)
     }
 
     /// One automatic connect; a failure backs off (capped, with jitter) before the policy tries again.

@@ -11,7 +11,6 @@ struct NovaSession {
     var sending = false
     /// The id of the last `(xx:A)` the flash sent.
     var lastAck: UInt8?
-    var notifying: String?
     var renewal: Task<Void, Never>?
     /// The lit state must be written again although nothing changed.
     var renewDue = false

@@ -40,9 +40,7 @@ struct BlueZClientTests {
         let harness = try await Harness(standIn: standIn)
         try await waitUntil("BlueZ available with its adapter") { await harness.client.objects.adapters.count == 1 }
         try await standIn.mock("AddNova", [.string("hci0"), .string("AA:BB:CC:DD:EE:01")])
-        try await standIn.mock(
-            "Advertise",
-            [.string(Self.novaPath), .int16(-48), .dictionary(key: "q", value: "v", []), .dictionary(key: "s", value: "v", [])])
+        try await standIn.advertise(Self.novaPath, rssi: -48)
         try await waitUntil("the advert's RSSI") { await harness.client.objects.devices[Self.novaPath]?.rssi == -48 }
         let device = try #require(await harness.client.objects.devices[Self.novaPath])
         let fff0 = try BLEUUID("fff0")

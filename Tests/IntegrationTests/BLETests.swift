@@ -7,14 +7,8 @@ import TestSupport
 @Suite("BLE through the daemon and the BlueZ stand-in", .tags(.integration, .process), .timeLimit(.minutes(2)))
 struct BLETests {
     static let nova = "/org/bluez/hci0/dev_AA_BB_CC_DD_EE_01"
-    static let noData: [DBusValue] = [.dictionary(key: "q", value: "v", []), .dictionary(key: "s", value: "v", [])]
-
     static func config(_ port: Int) -> String {
         TestConfig.yaml(port: port, extra: "ble:\n  enabled: true\n  connect:\n    - match: {class: nova}\n      policy: never\n")
-    }
-
-    func advertise(_ standIn: BlueZStandIn, _ path: String, rssi: Int16) async throws {
-        try await standIn.mock("Advertise", [.string(path), .int16(rssi)] + Self.noData)
     }
 
     func devices(_ broker: Broker) async throws -> [String] {
@@ -32,7 +26,7 @@ struct BLETests {
         try await bridge.waitUntilReady(on: broker)
         try await broker.waitForRetained("t2m/ble_aabbccddee01") { $0.json?["rssi"] == -79 }
         try await broker.waitForRetained("t2m/bridge/info") { $0.json?["integrations"]?["ble"]?["status"] == "running" }
-        try await advertise(standIn, Self.nova, rssi: -50)
+        try await standIn.advertise(Self.nova, rssi: -50)
         let state = try await broker.waitForRetained("t2m/ble_aabbccddee01") { $0.json?["rssi"] == -50 }
         // Signal is averaged over a short window: the first reading (-79 dBm) and the advert's -50 dBm
         // average -64.5 dBm, which the Nova formula clamp(9 + rssi/10, 0…5) / 5 makes 0.51.
@@ -44,7 +38,7 @@ struct BLETests {
         // A phone rotating its address is counted, not published.
         let phone = try await standIn.mock("AddDevice", [.string("hci0"), .string("11:22:33:44:55:66"), .string("Phone")])
         let phonePath = try #require(phone.first?.string)
-        try await advertise(standIn, phonePath, rssi: -40)
+        try await standIn.advertise(phonePath, rssi: -40)
         let client = try await TestClient.connect(to: broker)
         try await client.expectHealthy()
         #expect(try await devices(broker) == ["ble_aabbccddee01"])
@@ -53,7 +47,7 @@ struct BLETests {
         let permit = try await client.request("ble/permit", #"{"time": 60}"#)
         #expect(permit["status"] == "ok")
         #expect(permit["data"]?["until"]?.stringValue != nil)
-        try await advertise(standIn, phonePath, rssi: -41)
+        try await standIn.advertise(phonePath, rssi: -41)
         try await broker.waitForRetained("t2m/ble_112233445566") { $0.json?["rssi"] == -41 }
         #expect(try await bridge.terminate() == 0)
         await client.close()
@@ -66,7 +60,7 @@ struct BLETests {
         let bridge = try BridgeProcess.start(config: Self.config(broker.port), environment: standIn.environment)
         try await bridge.waitUntilReady(on: broker)
         try await standIn.mock("AddNova", [.string("hci0"), .string("AA:BB:CC:DD:EE:01")])
-        try await advertise(standIn, Self.nova, rssi: -50)
+        try await standIn.advertise(Self.nova, rssi: -50)
         try await broker.waitForRetained("t2m/ble_aabbccddee01") { $0.json?["status"] == "available" }
         let client = try await TestClient.connect(to: broker)
         let mark = try await client.watchEvents()
@@ -112,13 +106,6 @@ struct BLETests {
 
 @Suite("BLE auto-connect policies through the daemon", .tags(.integration, .process), .timeLimit(.minutes(2)))
 struct BLEPolicyTests {
-    static let noData: [DBusValue] = [.dictionary(key: "q", value: "v", []), .dictionary(key: "s", value: "v", [])]
-
-    func advertise(_ standIn: BlueZStandIn, _ address: String, rssi: Int16) async throws {
-        let path = "/org/bluez/hci0/dev_" + address.replacingOccurrences(of: ":", with: "_")
-        try await standIn.mock("Advertise", [.string(path), .int16(rssi)] + Self.noData)
-    }
-
     @Test("closest connects the strongest eligible Nova up to max_devices and leaves a slightly weaker one alone")
     func closest() async throws {
         let broker = try await Broker.start()
@@ -130,11 +117,11 @@ struct BLEPolicyTests {
         try await bridge.waitUntilReady(on: broker)
         try await broker.waitForRetained("t2m/bridge/info") { $0.json?["integrations"]?["ble"]?["status"] == "running" }
         try await standIn.mock("AddNova", [.string("hci0"), .string("AA:BB:CC:DD:EE:02")])
-        for _ in 0..<3 { try await advertise(standIn, "AA:BB:CC:DD:EE:02", rssi: -45) }
+        for _ in 0..<3 { try await standIn.advertise(BlueZStandIn.devicePath("AA:BB:CC:DD:EE:02"), rssi: -45) }
         try await broker.waitForRetained("t2m/ble_aabbccddee02") { $0.json?["status"] == "ready" }
         // A second Nova, a little weaker: not clearly stronger, so the connection stays where it is.
         try await standIn.mock("AddNova", [.string("hci0"), .string("AA:BB:CC:DD:EE:01")])
-        try await advertise(standIn, "AA:BB:CC:DD:EE:01", rssi: -48)
+        try await standIn.advertise(BlueZStandIn.devicePath("AA:BB:CC:DD:EE:01"), rssi: -48)
         try await broker.waitForRetained("t2m/ble_aabbccddee01") { $0.json?["rssi"] == -48 }
         let client = try await TestClient.connect(to: broker)
         try await client.expectHealthy()
@@ -142,9 +129,11 @@ struct BLEPolicyTests {
         #expect(try await broker.retainedJSON("t2m/ble_aabbccddee02")?["status"] == "ready")
 
         // A manual disconnect holds, whatever the policy says.
-        _ = try await client.request("device/disconnect", #"{"device": "ble_aabbccddee02"}"#)
-        try await advertise(standIn, "AA:BB:CC:DD:EE:02", rssi: -44)
-        try await client.expectHealthy()
+        let disconnected = try await client.request("device/disconnect", #"{"device": "ble_aabbccddee02"}"#)
+        #expect(disconnected["status"] == "ok", "\(disconnected)")
+        try await standIn.advertise(BlueZStandIn.devicePath("AA:BB:CC:DD:EE:02"), rssi: -44)
+        // The advert has been through the driver (and its policy review) once its RSSI is published.
+        try await broker.waitForRetained("t2m/ble_aabbccddee02") { $0.json?["rssi"] == -44 }
         #expect(try await broker.retainedJSON("t2m/ble_aabbccddee02")?["status"] == "available")
         #expect(try await bridge.terminate() == 0)
         await client.close()
@@ -154,7 +143,6 @@ struct BLEPolicyTests {
 @Suite("BLE presence through the daemon", .tags(.integration, .process), .timeLimit(.minutes(2)))
 struct BLEPresenceTests {
     static let nova = "/org/bluez/hci0/dev_AA_BB_CC_DD_EE_01"
-    static let noData: [DBusValue] = [.dictionary(key: "q", value: "v", []), .dictionary(key: "s", value: "v", [])]
 
     @Test("a device not heard from for away_after becomes unavailable and offline, and comes back when heard; permit 0 closes the window")
     func awayAndBack() async throws {
@@ -169,7 +157,7 @@ struct BLEPresenceTests {
         try await broker.waitForRetained("t2m/ble_aabbccddee01/availability", equals: ["state": "online"])
         try await broker.waitForRetained("t2m/ble_aabbccddee01/availability", equals: ["state": "offline"])
         #expect(try await broker.retainedJSON("t2m/ble_aabbccddee01")?["status"] == "unavailable")
-        try await standIn.mock("Advertise", [.string(Self.nova), .int16(-55)] + Self.noData)
+        try await standIn.advertise(Self.nova, rssi: -55)
         try await broker.waitForRetained("t2m/ble_aabbccddee01/availability", equals: ["state": "online"])
         #expect(try await broker.retainedJSON("t2m/ble_aabbccddee01")?["status"] == "available")
 
@@ -178,7 +166,7 @@ struct BLEPresenceTests {
         let closed = try await client.request("ble/permit", #"{"time": 0}"#)
         #expect(closed["data"]?["until"] == .null)
         let phone = try await standIn.mock("AddDevice", [.string("hci0"), .string("11:22:33:44:55:66"), .string("Phone")])
-        try await standIn.mock("Advertise", [phone[0], .int16(-40)] + Self.noData)
+        try await standIn.advertise(try #require(phone.first?.string), rssi: -40)
         try await broker.waitForRetained("t2m/bridge/info") { $0.json?["integrations"]?["ble"]?["ignored_devices"] == 1 }
         #expect(try await broker.retained("t2m/ble_112233445566") == nil)
         #expect(try await bridge.terminate() == 0)

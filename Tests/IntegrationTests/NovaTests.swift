@@ -79,8 +79,35 @@ struct NovaTests {
         client.publish("t2m/flash/set", "OFF")
         let event = try await client.waitForEvent("command_failed", after: mark)
         #expect(event["error"]?.stringValue?.contains("did not acknowledge") == true, "\(event)")
-        try await broker.waitForRetained("t2m/flash") { $0.json?["state"] == "ON" }
+        #expect(event["error"]?.stringValue?.contains(":O)") == true, "the event names the frame: \(event)")
+        // Optimistically OFF first, then back to what the flash last acknowledged.
+        let off = try await client.waitForMessage(topic: "t2m/flash", after: mark) { $0.json?["state"] == "OFF" }
+        try await client.waitForMessage(topic: "t2m/flash", after: off.index) { $0.json?["state"] == "ON" }
         #expect(try await bridge.terminate() == 0)
         await client.close()
+        withExtendedLifetime(standIn) {}
+    }
+}
+
+@Suite("Nova flashes after a reconnect", .tags(.integration, .process), .timeLimit(.minutes(2)))
+struct NovaReconnectTests {
+    @Test("after the flash was disconnected, the next command reconnects, turns notifications on again and is acknowledged")
+    func reconnect() async throws {
+        let (broker, standIn, bridge, client) = try await NovaTests().start()
+        client.publish("t2m/flash/set", #"{"state":"ON","brightness":128}"#)
+        try await broker.waitForRetained("t2m/flash") { $0.json?["state"] == "ON" && $0.json?["status"] == "ready" }
+        let off = try await client.request("device/disconnect", #"{"device": "flash"}"#)
+        #expect(off["status"] == "ok", "\(off)")
+        try await broker.waitForRetained("t2m/flash") { $0.json?["status"] == "available" }
+        let mark = try await client.watchEvents()
+        client.publish("t2m/flash/set", #"{"state":"ON","brightness":255}"#)
+        try await broker.waitForRetained("t2m/flash") { $0.json?["brightness"] == 255 && $0.json?["status"] == "ready" }
+        let failures = client.messages(on: "t2m/bridge/event").filter { message in
+            message.index >= mark && message.json?["type"] == "command_failed"
+        }
+        #expect(failures.isEmpty, "\(failures)")
+        #expect(try await bridge.terminate() == 0)
+        await client.close()
+        withExtendedLifetime(standIn) {}
     }
 }

@@ -73,11 +73,10 @@ struct LIFXStateTests {
         let busy = try await harness.client.waitForMessage(topic: topic, after: mark) { $0.json?["status"] == "busy" }
         #expect(busy.json?["brightness"] == 40)
         try await harness.client.waitForMessage(topic: topic, after: busy.index) { $0.json?["status"] == "ready" }
-        let devices = try await harness.broker.waitForRetained("\(harness.base)/bridge/devices") { message in
+        try await harness.broker.waitForRetained("\(harness.base)/bridge/devices") { message in
             guard case .array(let list)? = message.json else { return false }
-            return list.contains { $0["id"] == "lifx_d073d5000002" && $0["device_status"] == "ready" }
+            return list.contains { $0["id"] == "lifx_d073d5000002" && $0["device_status"] == "ready" && $0["status"] == "online" }
         }
-        #expect(devices.json != nil)
 
         harness.simulator.updateLight(id: "d073d5000002") { $0.connected = false }
         mark = harness.client.mark

@@ -48,6 +48,16 @@ public final class BlueZStandIn: Sendable {
             signature: signature, timeout: .seconds(10))
     }
 
+    /// One advert from the device at `path`: its RSSI, no manufacturer or service data.
+    public func advertise(_ path: String, rssi: Int16) async throws {
+        try await mock("Advertise", [.string(path), .int16(rssi), .dictionary(key: "q", value: "v", []), .dictionary(key: "s", value: "v", [])])
+    }
+
+    /// The object path BlueZ gives the device with `address` on `adapter`.
+    public static func devicePath(_ address: String, adapter: String = "hci0") -> String {
+        "/org/bluez/\(adapter)/dev_" + address.replacingOccurrences(of: ":", with: "_").uppercased()
+    }
+
     /// Kills the stand-in (bluetoothd gone) and starts it again with nothing in it.
     public func restart(adapter: String? = "hci0") async throws {
         try await stop()

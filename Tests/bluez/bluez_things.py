@@ -108,6 +108,12 @@ def _set_connected(device, connected):
         _add_nova_gatt(device)
     # BlueZ reports ServicesResolved in its own signal, after Connected.
     _changed(device, DEVICE_IFACE, {'ServicesResolved': dbus.Boolean(connected, variant_level=1)})
+    if not connected:
+        # Notifications end with the connection.
+        for path, obj in list(mockobject.objects.items()):
+            if path.startswith(device.path + '/') and GATT_CHARACTERISTIC_IFACE in obj.props \
+                    and obj.props[GATT_CHARACTERISTIC_IFACE]['Notifying']:
+                _changed(obj, GATT_CHARACTERISTIC_IFACE, {'Notifying': dbus.Boolean(False, variant_level=1)})
 
 
 @dbus.service.method(DEVICE_IFACE, in_signature='', out_signature='')
@@ -213,10 +219,11 @@ def WriteValue(characteristic, value, options):
     kind = str(options.get('type', 'request'))
     characteristic.writes.append((bytes(value), kind))
     nova = getattr(characteristic, 'nova_device', None)
-    if nova is not None and nova.nova_acks:
+    response = mockobject.objects[characteristic.nova_response] if nova is not None else None
+    # Like a real flash seen through BlueZ, acks reach the client only while it has notifications on.
+    if nova is not None and nova.nova_acks and response.props[GATT_CHARACTERISTIC_IFACE]['Notifying']:
         frame = NOVA_FRAME.match(bytes(value))
         if frame:
-            response = mockobject.objects[characteristic.nova_response]
             ack = b'(' + frame.group(1).upper() + b':A)'
             _changed(response, GATT_CHARACTERISTIC_IFACE, {'Value': dbus.ByteArray(ack, variant_level=1)})
 
