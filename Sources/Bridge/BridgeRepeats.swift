@@ -44,7 +44,7 @@ extension BridgeService {
     func flushSummaries() {
         summaryFlushScheduled = false
         for summary in summarizer.due(at: .now) {
-            let seconds = Double(summary.window.components.seconds) + Double(summary.window.components.attoseconds) / 1e18
+            let seconds = summary.window.inSeconds
             if summary.key.kind.hasPrefix(Self.eventKind) {
                 publishEvent(
                     "events_suppressed",

@@ -141,6 +141,8 @@ extension BridgeService {
         guard let record = lookup(key) else { throw CommandError("no device \"\(key)\"") }
         forgetDevice(record)
         if savedAliases.removeValue(forKey: record.id) != nil { options.saveAliases?(savedAliases) }
+        // A removed device is forgotten entirely, remembered connections included.
+        if remembered.remove(record.id) != nil { options.saveRemembered?(remembered) }
         await drivers[record.id.integration]?.forget(record.id)
         publishEvent("device_removed", ["id": .string(record.id.rawValue), "alias": .string(record.alias), "reason": "request"])
         return ["id": .string(record.id.rawValue), "alias": .string(record.alias)]

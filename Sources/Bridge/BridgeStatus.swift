@@ -12,6 +12,10 @@ extension BridgeService {
         if previous?.isOnline != status.isOnline { publishAvailability(record) }
         publishState(record)
         // Only a change of connection is an event; a first status, or coming into range, is not.
+        // busy ↔ ready comes with every command: bridge/devices is rebuilt only for the changes that matter.
+        if previous == nil || previous?.isConnected != status.isConnected || previous?.isOnline != status.isOnline {
+            scheduleInventory()
+        }
         if let previous, previous.isConnected != status.isConnected {
             var data: [String: JSONValue] = [
                 "id": .string(id.rawValue), "alias": .string(record.alias), "status": .string(status.rawValue),
@@ -19,7 +23,6 @@ extension BridgeService {
             if let detail { data["detail"] = .string(detail) }
             publishEvent(status.isConnected ? "device_connected" : "device_disconnected", data)
         }
-        scheduleInventory()
     }
 
     func deviceOccurrence(_ id: DeviceID, _ occurrence: DeviceOccurrence) {

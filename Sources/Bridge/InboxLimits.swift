@@ -1,3 +1,5 @@
+public import BridgeCore
+
 /// How much MQTT input the bridge holds before refusing more: the bounds that keep one noisy client from
 /// growing memory or delaying other devices' commands.
 public struct InboxLimits: Sendable, Equatable {
@@ -16,7 +18,8 @@ public struct InboxLimits: Sendable, Equatable {
 
     /// Creates limits; the defaults hold about a second of a 1,000 message/s burst.
     public init(
-        messages: Int = 1024, retainedMessages: Int = 16384, messagesPerTopic: Int = 32, bytes: Int = 8 << 20, payloadBytes: Int = 256 << 10,
+        messages: Int = 1024, retainedMessages: Int = 16384, messagesPerTopic: Int = 32, bytes: Int = 32 << 20,
+        payloadBytes: Int = JSONLimits.payload.maxBytes,
         refusalTopics: Int = 256
     ) {
         self.messages = messages

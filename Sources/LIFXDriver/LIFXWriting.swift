@@ -8,9 +8,9 @@ extension LIFXDriver {
         var lastStart: ContinuousClock.Instant?
         for await _ in writerWakeups {
             while !pending.isEmpty {
-                guard await pause(seconds: seconds(options.gatherWindow)) else { return }
+                guard await pause(seconds: options.gatherWindow.inSeconds) else { return }
                 if let lastStart, ContinuousClock.now < lastStart + options.minWriteInterval {
-                    guard await pause(seconds: seconds(lastStart + options.minWriteInterval - ContinuousClock.now)) else { return }
+                    guard await pause(seconds: (lastStart + options.minWriteInterval - ContinuousClock.now).inSeconds) else { return }
                 }
                 if let delay = budget.delay(for: .write, now: Date().timeIntervalSince1970) {
                     logger.info("LIFX writes wait for the rate limit to reset", metadata: ["seconds": "\(Int(delay.rounded(.up)))"])
@@ -147,9 +147,5 @@ extension LIFXDriver {
             for item in batch { revert(lightIDs(for: item.selector), reason: error.description) }
             return true
         }
-    }
-
-    func seconds(_ duration: Duration) -> Double {
-        Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
     }
 }

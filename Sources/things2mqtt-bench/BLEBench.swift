@@ -54,8 +54,8 @@ struct BLEBench {
         if let before = ticks, let after = CPUTime.ticks(pid: process.child.pid) {
             result.cpuPerThousand = Double(after - before) / CPUTime.ticksPerSecond / Double(count) * 1000
         }
-        result.bareSeconds = seconds(bareDone - start)
-        result.bridgeSeconds = seconds(bridgeDone - start)
+        result.bareSeconds = (bareDone - start).inSeconds
+        result.bridgeSeconds = (bridgeDone - start).inSeconds
         result.rssAfter = residentMiB(pid: process.child.pid) ?? .nan
         result.finalRSSI = try await broker.retainedJSON("bench_ble/ble_aabbccddee01")?["rssi"]
         await receiver.close()
@@ -86,7 +86,4 @@ struct BLEBench {
         return rss
     }
 
-    private func seconds(_ duration: Duration) -> Double {
-        Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
-    }
 }

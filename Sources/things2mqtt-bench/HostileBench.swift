@@ -50,7 +50,7 @@ extension ExternalBench {
         let elapsed = ContinuousClock.now - start
         try await Task.sleep(for: .seconds(2))
         let rssAfter = residentMiB(pid: process.child.pid) ?? .nan
-        return (seconds(elapsed), refused, rssBefore, rssAfter)
+        return (elapsed.inSeconds, refused, rssBefore, rssAfter)
     }
 
     /// Hostile messages paced at `rate` per second for `duration`, while a legitimate `/set` to another light
@@ -62,7 +62,7 @@ extension ExternalBench {
         let refusedBefore = try await refusedSoFar(client)
         let start = ContinuousClock.now
         let publisher = client.client
-        let total = Int(Double(rate) * seconds(duration))
+        let total = Int(Double(rate) * duration.inSeconds)
         let sender = Task.detached {
             for index in 0..<total {
                 let due = start + .nanoseconds(Int64(index) * 1_000_000_000 / Int64(rate))
@@ -83,7 +83,4 @@ extension ExternalBench {
         return (total, refused, legit)
     }
 
-    func seconds(_ duration: Duration) -> Double {
-        Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
-    }
 }

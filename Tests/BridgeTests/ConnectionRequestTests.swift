@@ -108,6 +108,20 @@ struct ConnectionRequestTests {
         await again.stop()
     }
 
+    @Test("removing a device also forgets that it was remembered")
+    func removeForgetsRemembered() async throws {
+        let saved = Mutex<[Set<DeviceID>]>([])
+        var options = BridgeOptions.fastForTests()
+        options.saveRemembered = { set in saved.withLock { $0.append(set) } }
+        let bridge = try await start(options: options)
+        _ = try await bridge.request("device/remember", ["device": "porch/sensor"])
+        #expect(saved.withLock { $0.last } == [Self.sensor])
+        let removed = try await bridge.request("device/remove", ["id": "porch/sensor"])
+        #expect(removed["status"] == "ok")
+        #expect(saved.withLock { $0.last } == [])
+        await bridge.stop()
+    }
+
     @Test("integration requests get \"device\" resolved by the bridge; a device of another family is refused")
     func resolution() async throws {
         let bridge = try await start()
