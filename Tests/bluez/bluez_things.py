@@ -6,7 +6,9 @@ and Nova flashes that acknowledge their frames).
 Run with Debian's interpreter: /usr/bin/python3 -m dbusmock --template Tests/bluez/bluez_things.py
 '''
 
+import random
 import re
+import time
 
 import dbus
 
@@ -118,6 +120,7 @@ def _set_connected(device, connected):
 
 @dbus.service.method(DEVICE_IFACE, in_signature='', out_signature='')
 def Connect(device):
+    device.connect_attempts.append(time.monotonic())
     if device.fail_connects:
         raise _error('Failed', device.fail_connects.pop(0))
     if device.connected:
@@ -143,6 +146,7 @@ def AddDevice(self, adapter_device_name, device_address, alias):
         'AdvertisingData': dbus.Dictionary({}, signature='yv', variant_level=1),
     })
     device.fail_connects = []
+    device.connect_attempts = []
     device.nova = False
     device.nova_acks = True
     device.AddMethods(DEVICE_IFACE, [('Connect', '', '', Connect), ('Disconnect', '', '', Disconnect)])
@@ -278,3 +282,26 @@ def _add_nova_gatt(device):
     response = AddGattCharacteristic(main, service, NOVA_RESPONSE, 0x0013, ['notify'], b'')
     mockobject.objects[request].nova_device = device
     mockobject.objects[request].nova_response = response
+
+
+@dbus.service.method(BLUEZ_MOCK_IFACE, in_signature='s', out_signature='ad')
+def GetConnectAttempts(self, device_path):
+    '''When each Connect call on the device arrived, in seconds of the stand-in's monotonic clock.'''
+    return dbus.Array(_object(device_path).connect_attempts, signature='d')
+
+
+@dbus.service.method(BLUEZ_MOCK_IFACE, in_signature='suns', out_signature='as')
+def AddRandomDevices(self, adapter_device_name, count, rssi, alias):
+    '''`count` devices with random resolvable private addresses (as phones rotating their address),
+    each found by BlueZ and then heard once at `rssi`; returns their paths.'''
+    paths = []
+    for _ in range(count):
+        octets = [random.randrange(256) for _ in range(6)]
+        octets[0] = (octets[0] & 0x3F) | 0x40  # resolvable private: the two top bits are 01
+        address = ':'.join(f'{octet:02X}' for octet in octets)
+        path = AddDevice(self, adapter_device_name, address, alias)
+        device = mockobject.objects[path]
+        _changed(device, DEVICE_IFACE, {
+            'AddressType': dbus.String('random', variant_level=1), 'RSSI': dbus.Int16(rssi, variant_level=1)})
+        paths.append(path)
+    return dbus.Array(paths, signature='s')
