@@ -13,14 +13,20 @@ public struct BridgeRunner {
     let control: LogLevelControl
     let aliasPath: String
     let version: String
+    let statusFile: StatusFile?
 
-    /// Creates a runner for a loaded config; `control` is the log level the process's log handler reads.
-    public init(config: Configuration, configPath: String, control: LogLevelControl, aliasPath: String, version: String) {
+    /// Creates a runner for a loaded config; `control` is the log level the process's log handler reads, and
+    /// `statusFile` (if any) is kept with the broker connection's state for `things2mqtt health`.
+    public init(
+        config: Configuration, configPath: String, control: LogLevelControl, aliasPath: String, version: String,
+        statusFile: StatusFile? = nil
+    ) {
         self.config = config
         self.configPath = configPath
         self.control = control
         self.aliasPath = aliasPath
         self.version = version
+        self.statusFile = statusFile
     }
 
     /// Runs until SIGTERM or SIGINT.
@@ -38,14 +44,19 @@ public struct BridgeRunner {
                 version: version, saveAliases: { memory.save(aliases: $0) }, savedAliases: memory.aliases,
                 saveRemembered: { memory.save(remembered: $0) }, savedRemembered: memory.remembered),
             logger: Logger(label: "bridge"))
-        let services: [any Service] =
-            [MQTTService(client: client)] + drivers.map { DriverService(driver: $0) as any Service }
+        let isConnected: @Sendable () -> Bool = { client.isConnected }
+        let bridgeResponds: @Sendable () async -> Void = { await bridge.ping() }
+        var services: [any Service] =
+            [StartupSignalsService(), MQTTService(client: client)] + drivers.map { DriverService(driver: $0) as any Service }
             + [bridge, ReloadService(configPath: configPath, inbox: inbox, logger: logger)]
-            + [
-                SystemdNotifier(
-                    environment: ProcessInfo.processInfo.environment, isConnected: { client.isConnected },
-                    bridgeResponds: { await bridge.ping() })
-            ]
+        if let statusFile {
+            services.append(
+                StatusFileService(file: statusFile, isConnected: isConnected, bridgeResponds: bridgeResponds, logger: logger))
+        }
+        services.append(
+            SystemdNotifier(
+                environment: ProcessInfo.processInfo.environment, broker: "\(config.mqtt.host):\(config.mqtt.port)",
+                isConnected: isConnected, bridgeResponds: bridgeResponds))
         logger.info(
             "Starting things2mqtt",
             metadata: ["version": "\(version)", "broker": "\(config.mqtt.server)", "base_topic": "\(config.mqtt.baseTopic)"])

@@ -4,6 +4,10 @@ import Logging
 import ServiceLifecycle
 import UnixSignals
 
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// Re-reads the config file on SIGHUP and hands it to the bridge.
 struct ReloadService: Service {
     let configPath: String
@@ -12,6 +16,8 @@ struct ReloadService: Service {
 
     func run() async throws {
         let signals = await UnixSignalsSequence(trapping: .sighup)
+        // A SIGHUP that came during start-up was only noted; now the sequence takes it.
+        StartupSignals.replay([SIGHUP])
         for await _ in signals.cancelOnGracefulShutdown() {
             logger.info("SIGHUP: reloading config", metadata: ["file": "\(configPath)"])
             do throws(ConfigErrors) {

@@ -14,9 +14,25 @@ struct Things2MQTT: AsyncParsableCommand {
         commandName: "things2mqtt",
         abstract: "Bridges BLE devices, LEGO EV3 bricks and LIFX cloud lights to MQTT and Home Assistant.",
         version: version,
-        subcommands: [Run.self, CheckConfig.self, Simulate.self],
+        subcommands: [Run.self, CheckConfig.self, Health.self, Simulate.self],
         defaultSubcommand: Run.self
     )
+
+    /// Parses the command line and runs the command; for the daemon, the shutdown signals are held from the
+    /// very start, so one sent during start-up still ends in a clean stop.
+    static func main() async {
+        do {
+            var command = try parseAsRoot()
+            if command is Run { StartupSignals.hold() }
+            if var asyncCommand = command as? any AsyncParsableCommand {
+                try await asyncCommand.run()
+            } else {
+                try command.run()
+            }
+        } catch {
+            exit(withError: error)
+        }
+    }
 }
 
 extension Logger.Level: @retroactive ExpressibleByArgument {
@@ -37,6 +53,9 @@ struct Run: AsyncParsableCommand {
     @Option(help: "Where aliases set through device/rename are kept (default: beside the config file).")
     var aliasFile: String?
 
+    @Option(help: "Keep the broker connection's state in this file for `things2mqtt health` (default: $THINGS2MQTT_STATUS_FILE).")
+    var statusFile: String?
+
     func run() async throws {
         let loaded: Configuration
         do throws(ConfigErrors) {
@@ -50,7 +69,8 @@ struct Run: AsyncParsableCommand {
         let control = LogLevelControl(logLevel ?? loaded.logLevel)
         LoggingSystem.bootstrap { label in StderrLogHandler(label: label, control: control) }
         try await BridgeRunner(
-            config: loaded, configPath: config, control: control, aliasPath: aliasPath, version: Things2MQTT.version
+            config: loaded, configPath: config, control: control, aliasPath: aliasPath, version: Things2MQTT.version,
+            statusFile: StatusFile(path: statusFile)
         ).run()
     }
 }

@@ -10,15 +10,18 @@ public final class BridgeProcess: Sendable {
     public let child: ChildProcess
 
     /// Writes `config` (and any `files`, by name) to a fresh folder and runs `things2mqtt run --config …`;
-    /// `environment` is added to this process's environment.
+    /// `environment` is added to this process's environment. A `launcher` (`["/usr/bin/unshare", "--pid", …]`)
+    /// runs the bridge through that command.
     public static func start(
-        config: String, files: [String: String] = [:], arguments: [String] = [], environment: [String: String] = [:]
+        config: String, files: [String: String] = [:], arguments: [String] = [], environment: [String: String] = [:],
+        launcher: [String] = []
     ) throws -> BridgeProcess {
         let directory = try TemporaryDirectory(prefix: "bridge")
         for (name, text) in files { try directory.write(name, text) }
         let configPath = try directory.write("config.yaml", config)
+        let command = launcher + [try binaryPath(), "run", "--config", configPath] + arguments
         let child = try ChildProcess(
-            executable: try binaryPath(), arguments: ["run", "--config", configPath] + arguments,
+            executable: command[0], arguments: Array(command.dropFirst()),
             stdoutPath: directory.file("stdout.log"), stderrPath: directory.file("stderr.log"),
             environment: ProcessInfo.processInfo.environment.merging(environment) { _, added in added })
         return BridgeProcess(directory: directory, configPath: configPath, child: child)
