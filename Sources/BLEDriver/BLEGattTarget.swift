@@ -37,8 +37,7 @@ extension BLEDriver {
         }
         if entry.value.status?.isConnected != true {
             guard entry.value.status != .unavailable else { throw CommandError("\(device) is out of range (unavailable)") }
-            manual[device] = .connected
-            try await connectNow(device)
+            try await connectByHand(device)
         }
         guard let client else { throw CommandError("BlueZ is not available (\(status.state.rawValue))") }
         let tree = await client.objects.gattTree(of: entry.key)

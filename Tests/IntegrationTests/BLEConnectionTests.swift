@@ -79,4 +79,40 @@ struct BLEConnectionTests {
         #expect(try await restarted.terminate() == 0)
         await client.close()
     }
+
+    @Test("a device connected by hand is connected again when bluetoothd comes back, and a failed manual connect holds nothing")
+    func manualAcrossBluetoothdRestart() async throws {
+        let broker = try await Broker.start()
+        let standIn = try await BlueZStandIn.start()
+        try await standIn.mock("AddNova", [.string("hci0"), .string("AA:BB:CC:DD:EE:01")])
+        let config = TestConfig.yaml(
+            port: broker.port, extra: "ble:\n  enabled: true\n  connect:\n    - match: {class: nova}\n      policy: never\n")
+        let bridge = try BridgeProcess.start(config: config, environment: standIn.environment)
+        try await bridge.waitUntilReady(on: broker)
+        try await standIn.advertise(Self.nova, rssi: -50)
+        try await broker.waitForRetained("t2m/ble_aabbccddee01") { $0.json?["status"] == "available" }
+        let client = try await TestClient.connect(to: broker)
+        #expect(try await client.request("device/connect", #"{"device": "ble_aabbccddee01"}"#)["status"] == "ok")
+
+        try await standIn.restart()
+        try await broker.waitForRetained("t2m/ble_aabbccddee01") { $0.json?["status"] == "unavailable" }
+        // bluetoothd is back and finds the flash again.
+        try await standIn.mock("AddNova", [.string("hci0"), .string("AA:BB:CC:DD:EE:01")])
+        try await standIn.advertise(Self.nova, rssi: -50)
+        try await broker.waitForRetained("t2m/ble_aabbccddee01", timeout: .seconds(20)) { $0.json?["status"] == "ready" }
+
+        // A second flash whose manual connect fails is not retried behind the user's back.
+        try await standIn.mock("AddNova", [.string("hci0"), .string("AA:BB:CC:DD:EE:02")])
+        let second = BlueZStandIn.devicePath("AA:BB:CC:DD:EE:02")
+        try await standIn.advertise(second, rssi: -50)
+        try await broker.waitForRetained("t2m/ble_aabbccddee02") { $0.json?["status"] == "available" }
+        try await standIn.mock("FailNextConnects", [.string(second), .uint32(1), .string("le-connection-abort-by-local")])
+        #expect(try await client.request("device/connect", #"{"device": "ble_aabbccddee02"}"#)["status"] == "error")
+        // A retry would come after the 2–2.4 s back-off and the next once-a-second review.
+        try await Task.sleep(for: .seconds(4))
+        let attempts = try await standIn.mock("GetConnectAttempts", [.string(second)]).first?.array ?? []
+        #expect(attempts.count == 1)
+        #expect(try await bridge.terminate() == 0)
+        await client.close()
+    }
 }
