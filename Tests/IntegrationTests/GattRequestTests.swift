@@ -13,8 +13,8 @@ struct GattRequestTests {
 
     /// A strap with a battery service and a vendor service whose characteristic also appears in a second one.
     func start() async throws -> (Broker, BlueZStandIn, BridgeProcess, TestClient, [String: String]) {
-        let broker = try await Broker.start()
-        let standIn = try await BlueZStandIn.start()
+        let rig = try await BLERig.start(extra: "devices:\n  ble_c0ffee000001:\n    alias: strap\n")
+        let (broker, standIn, bridge) = (rig.broker, rig.standIn, rig.bridge)
         try await standIn.mock("AddDevice", [.string("hci0"), .string(Self.address), .string("Strap")])
         var paths: [String: String] = [:]
         let batteryService = try await add(standIn, service: "0000180f-0000-1000-8000-00805f9b34fb", handle: 0x10)
@@ -24,10 +24,6 @@ struct GattRequestTests {
         let other = try await add(standIn, service: "12345678-1234-5678-1234-56789abcdef9", handle: 0x30)
         paths["twin"] = try await add(standIn, other, "12345678-1234-5678-1234-56789abcdef7", 0x31, ["read"], [1])
         paths["twin2"] = try await add(standIn, vendor, "12345678-1234-5678-1234-56789abcdef7", 0x22, ["read"], [2])
-        let config = TestConfig.yaml(
-            port: broker.port, extra: "devices:\n  ble_c0ffee000001:\n    alias: strap\nble:\n  enabled: true\n")
-        let bridge = try BridgeProcess.start(config: config, environment: standIn.environment)
-        try await bridge.waitUntilReady(on: broker)
         try await standIn.advertise(Self.device, rssi: -50)
         try await broker.waitForRetained("t2m/strap") { $0.json?["status"] == "available" }
         let client = try await TestClient.connect(to: broker)
