@@ -217,7 +217,7 @@ let package = Package(
         .testTarget(
             name: "BlueZTests",
             dependencies: [
-                "BlueZ", "DBus", "BLEModels", "TestSupport", .product(name: "Logging", package: "swift-log"),
+                "BlueZ", "DBus", "BLEModels", "BLEFormats", "BridgeCore", "TestSupport", .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strictSettings
         ),
