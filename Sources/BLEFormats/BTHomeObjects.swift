@@ -39,7 +39,7 @@ public enum BTHomeEvents {
 /// uses the name.
 extension Quantity {
     public static let genericBinary = binary("generic", "Generic", deviceClass: nil)
-    public static let powered = binary("powered", "Power", deviceClass: "power")
+    public static let powered = binary("powered", "Powered", deviceClass: "power")
     public static let opening = binary("opening", "Opening", deviceClass: "opening")
     public static let batteryLow = binary("battery_low", "Battery low", deviceClass: "battery")
     public static let batteryCharging = binary("battery_charging", "Battery charging", deviceClass: "battery_charging")
