@@ -8,7 +8,8 @@ struct EntityShapes {
     /// The component and its keys for one expose; nil when the expose has no entity.
     func entity(for expose: Expose, alias: String) -> (String, [String: JSONValue])? {
         let state = JSONValue.string(topics.state(alias))
-        let valueTemplate = JSONValue.string("{{ value_json.\(expose.property) }}")
+        let valueTemplate = JSONValue.string(
+            StateTemplates.value([expose.property], missing: expose.kind == .text && expose.isWritable ? "" : "None"))
         let setAttribute = JSONValue.string(topics.set(alias, attribute: expose.property))
         switch expose.kind {
         case .light:
