@@ -188,7 +188,7 @@ let package = Package(
         ),
         .testTarget(
             name: "BridgeCoreTests",
-            dependencies: ["BridgeCore", "BridgeConfig", "Bridge"],
+            dependencies: ["BridgeCore", "BridgeConfig", "Bridge", "TestSupport"],
             swiftSettings: strictSettings
         ),
         .testTarget(
