@@ -86,7 +86,7 @@ let package = Package(
         .target(
             name: "BLEDriver",
             dependencies: [
-                "BlueZ", "DBus", "BLEModels", "BridgeCore", "BridgeConfig",
+                "BlueZ", "DBus", "BLEModels", "BLEFormats", "BridgeCore", "BridgeConfig",
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strictSettings
