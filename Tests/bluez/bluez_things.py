@@ -396,3 +396,34 @@ def AddRandomDevices(self, adapter_device_name, count, rssi, alias):
             'AddressType': dbus.String('random', variant_level=1), 'RSSI': dbus.Int16(rssi, variant_level=1)})
         paths.append(path)
     return dbus.Array(paths, signature='s')
+
+
+BTHOME_SERVICE = '0000fcd2-0000-1000-8000-00805f9b34fb'
+
+
+def _bthome(packet, centidegrees):
+    '''A BTHome v2 advert: packet id and a temperature in 0.01 °C.'''
+    raw = centidegrees & 0xFFFF
+    return dbus.ByteArray(bytes([0x40, 0x00, packet & 0xFF, 0x02, raw & 0xFF, raw >> 8]), variant_level=1)
+
+
+@dbus.service.method(BLUEZ_MOCK_IFACE, in_signature='su', out_signature='')
+def AdvertiseBTHomeBurst(self, device_path, count):
+    '''`count` BTHome adverts in a row from one sensor, each with the next packet id and a temperature
+    0.1 °C away from the one before (a change every advert); only the last one is -40.00 °C.'''
+    device = _object(device_path)
+    for index in range(count):
+        steps = count - 1 - index
+        centidegrees = -4000 if steps == 0 else 2500 + (steps % 1000) * 10
+        data = dbus.Dictionary({BTHOME_SERVICE: _bthome(index, centidegrees)}, signature='sv', variant_level=1)
+        _changed(device, DEVICE_IFACE, {'RSSI': dbus.Int16(-60, variant_level=1), 'ServiceData': data})
+
+
+@dbus.service.method(BLUEZ_MOCK_IFACE, in_signature='su', out_signature='')
+def AddBTHomeSensors(self, adapter_device_name, count):
+    '''`count` BTHome thermometers (addresses 02:B7:00:00:hh:ll), each found by BlueZ and heard once.'''
+    for index in range(count):
+        address = '02:B7:00:00:%02X:%02X' % (index // 256, index % 256)
+        path = AddDevice(self, adapter_device_name, address, 'BTHome %d' % index)
+        data = dbus.Dictionary({BTHOME_SERVICE: _bthome(1, 2000 + index)}, signature='sv', variant_level=1)
+        _changed(mockobject.objects[path], DEVICE_IFACE, {'RSSI': dbus.Int16(-70, variant_level=1), 'ServiceData': data})
