@@ -59,6 +59,7 @@ let package = Package(
             dependencies: [
                 "BridgeCore",
                 "BLEModels",
+                "EV3Protocol",
                 .product(name: "Yams", package: "Yams"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -182,7 +183,7 @@ let package = Package(
         ),
         .testTarget(
             name: "BridgeCoreTests",
-            dependencies: ["BridgeCore", "BridgeConfig", "Bridge"],
+            dependencies: ["BridgeCore", "BridgeConfig", "Bridge", "EV3Protocol"],
             swiftSettings: strictSettings
         ),
         .testTarget(
