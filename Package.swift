@@ -105,6 +105,15 @@ let package = Package(
             name: "EV3Protocol",
             swiftSettings: strictSettings
         ),
+        .target(name: "CSimPTY"),
+        .target(
+            name: "EV3Simulator",
+            dependencies: [
+                "EV3Protocol", "CSimPTY",
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strictSettings
+        ),
         .target(
             name: "LIFXDriver",
             dependencies: [
@@ -152,6 +161,8 @@ let package = Package(
                 "Mosquitto",
                 "LIFXDriver",
                 "LIFXSimulator",
+                "EV3Protocol",
+                "EV3Simulator",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -214,6 +225,11 @@ let package = Package(
         .testTarget(
             name: "DBusTests",
             dependencies: ["DBus", "TestSupport"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "EV3LinkTests",
+            dependencies: ["EV3Simulator", "EV3Protocol"],
             swiftSettings: strictSettings
         ),
         .testTarget(
