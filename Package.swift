@@ -105,6 +105,14 @@ let package = Package(
             name: "EV3Protocol",
             swiftSettings: strictSettings
         ),
+        .target(
+            name: "EV3Link",
+            dependencies: [
+                "EV3Protocol", "BridgeCore",
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strictSettings
+        ),
         .target(name: "CSimPTY"),
         .target(
             name: "EV3Simulator",
@@ -229,7 +237,10 @@ let package = Package(
         ),
         .testTarget(
             name: "EV3LinkTests",
-            dependencies: ["EV3Simulator", "EV3Protocol"],
+            dependencies: [
+                "EV3Link", "EV3Simulator", "EV3Protocol", "BridgeCore",
+                .product(name: "Logging", package: "swift-log"),
+            ],
             swiftSettings: strictSettings
         ),
         .testTarget(
