@@ -20,17 +20,21 @@ public struct EV3SimulatorSetup: Sendable, Hashable {
     public var name = "EV3"
     /// The serial number: the Bluetooth address without colons, lowercase.
     public var serialNumber = "0016533f0c1e"
-    /// The firmware version and build, and the hardware version.
+    /// The firmware version GET_FW_VERS reports.
     public var firmwareVersion = "V1.10E"
+    /// The firmware build GET_FW_BUILD reports.
     public var firmwareBuild = "1803"
+    /// The hardware version GET_HW_VERS reports.
     public var hardwareVersion = "V0.60"
     /// What is plugged into the motor ports A–D: `largeMotor`, `mediumMotor` or `noDevice`.
     public var motors: [EV3DeviceType] = [.largeMotor, .largeMotor, .mediumMotor, .noDevice]
     /// What is plugged into sensor ports 1–4: touch, color, ultrasonic, gyro, infrared, or `noDevice`.
     public var sensors: [EV3DeviceType] = [.touch, .color, .ultrasonic, .gyro]
-    /// Battery level in percent, voltage and current.
+    /// Battery level in percent (GET_LBATT).
     public var batteryPercent: Int8 = 87
+    /// Battery voltage in volts (GET_VBATT).
     public var batteryVoltage: Float = 7.85
+    /// Battery current in amperes (GET_IBATT).
     public var batteryCurrent: Float = 0.18
 
     /// The demo brick: large motors on A and B, a medium motor on C; touch, colour, ultrasonic and gyro sensors.
@@ -55,7 +59,7 @@ struct SimBrick {
     var sensors: [EV3SimulatedSensor?]
     /// A device was plugged or unplugged since INPUT_DEVICE_LIST last looked.
     var devicesChanged = false
-    /// Until when a tone or sound plays; `.distantFuture`-like for a repeating sound.
+    /// Until when a tone or sound plays; a repeating sound (`soundRepeats`) plays until BREAK.
     var soundUntil: ContinuousClock.Instant?
     var soundRepeats = false
     /// The VM's global memory. Never cleared between commands, as on the brick: bytes after a string's NUL are
