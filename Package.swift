@@ -59,6 +59,7 @@ let package = Package(
             dependencies: [
                 "BridgeCore",
                 "BLEModels",
+                "BLEFormats",
                 "EV3Protocol",
                 .product(name: "Yams", package: "Yams"),
                 .product(name: "Logging", package: "swift-log"),
@@ -99,6 +100,11 @@ let package = Package(
         .target(
             name: "BLEModels",
             dependencies: ["BridgeCore"],
+            swiftSettings: strictSettings
+        ),
+        .target(
+            name: "BLEFormats",
+            dependencies: ["BLEModels", "BridgeCore"],
             swiftSettings: strictSettings
         ),
         .target(
@@ -224,9 +230,14 @@ let package = Package(
             swiftSettings: strictSettings
         ),
         .testTarget(
+            name: "BLEFormatsTests",
+            dependencies: ["BLEFormats", "BLEModels", "BridgeCore"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
             name: "BlueZTests",
             dependencies: [
-                "BlueZ", "DBus", "BLEModels", "TestSupport", .product(name: "Logging", package: "swift-log"),
+                "BlueZ", "DBus", "BLEModels", "BLEFormats", "BridgeCore", "TestSupport", .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strictSettings
         ),

@@ -27,7 +27,7 @@ extension BLEDriver {
         if entry.descriptor == nil || !properties.isDisjoint(with: ["Name", "Alias", "UUIDs", "Adapter"]) {
             entry.name = device.name ?? device.alias
             entry.services = Set(device.services)
-            let descriptor = TrackedDevice.descriptor(for: device, id: id, address: address)
+            let descriptor = entry.withGatt(TrackedDevice.descriptor(for: device, id: id, address: address))
             if descriptor.kind == "light", novas[id] == nil {
                 novas[id] = NovaSession()
                 sink.send(.state(id, NovaSession().current.json))
@@ -67,9 +67,12 @@ extension BLEDriver {
     func setDeviceStatus(_ path: String, _ status: DeviceStatus) {
         guard var entry = tracked[path] else { return }
         guard entry.status != status else { return }
+        let wasConnected = entry.status?.isConnected == true
         entry.status = status
         tracked[path] = entry
         sink.send(.status(entry.id, status))
+        // Connected and resolved afresh (not back from busy): the GATT tree is known now.
+        if status == .ready, !wasConnected { Task { await self.interview(path) } }
     }
 
     /// Marks devices not heard from for `away_after`, and not connected, unavailable; runs until cancelled.

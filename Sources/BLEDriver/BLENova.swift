@@ -45,8 +45,7 @@ extension BLEDriver {
         if tracked.values.first(where: { $0.id == device })?.status?.isConnected != true {
             // A command for a Nova in range but not connected connects it first, as a manual connect, so
             // that no policy takes the connection away again.
-            manual[device] = .connected
-            try await connectNow(device)
+            try await connectByHand(device)
         }
         guard let client, let path = tracked.first(where: { $0.value.id == device })?.key else {
             throw CommandError("\(device) is not reachable")
@@ -65,15 +64,21 @@ extension BLEDriver {
             guard let next = novas[device]?.ids.next() else { return }
             id = next
             frame = NovaFrame(id: id, command: state.command)
+            novas[device]?.pending = id
+            novas[device]?.lastAck = nil
             setDeviceStatus(path, .busy)
             _ = try await client.call(
                 request.path, BlueZInterface.characteristic, "WriteValue",
                 [.bytes(frame.bytes), .vardict(["type": .string("request")])], timeout: .seconds(2))
         } catch {
+            novas[device]?.pending = nil
             setDeviceStatus(path, .ready)
             throw CommandError("writing to the Nova failed: \(error.name ?? "") \(error.message)")
         }
-        defer { if tracked[path]?.status == .busy { setDeviceStatus(path, .ready) } }
+        defer {
+            novas[device]?.pending = nil
+            if tracked[path]?.status == .busy { setDeviceStatus(path, .ready) }
+        }
         // The protocol allows one request in flight; its ack must come within 2 s.
         for _ in 0..<200 {
             if novas[device]?.lastAck == id { return }
@@ -82,11 +87,17 @@ extension BLEDriver {
         throw CommandError("the Nova did not acknowledge \(frame) within 2 s")
     }
 
-    /// A notification on a Nova's FFF4: an ack is noted; anything else is logged and ignored.
+    /// A notification on a Nova's FFF4: the pending request's ack is noted; any other ack, or anything
+    /// else, is logged and ignored (a late ack of a request that already timed out must not confirm a newer one).
     func novaNotified(_ characteristic: BlueZCharacteristic, device: DeviceID) {
         guard characteristic.uuid?.description == Self.responseCharacteristic else { return }
         switch NovaReply(characteristic.value) {
-        case .ack(let id): novas[device]?.lastAck = id
+        case .ack(let id) where id == novas[device]?.pending: novas[device]?.lastAck = id
+        case .ack(let id):
+            let pending = novas[device]?.pending.map { String($0) } ?? "none"
+            logger.warning(
+                "Nova acknowledged a request that is not pending; ignored",
+                metadata: ["device.id": "\(device)", "ack": "\(id)", "pending": "\(pending)"])
         case .notAnAck(let reason): logger.debug("Nova sent something other than an ack", metadata: ["reason": "\(reason)"])
         }
     }

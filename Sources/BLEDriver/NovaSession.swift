@@ -9,7 +9,9 @@ struct NovaSession {
     var ids = NovaRequestIDs()
     /// A write is being sent or waits for its ack; newer states wait in `current` (latest wins).
     var sending = false
-    /// The id of the last `(xx:A)` the flash sent.
+    /// The id of the request waiting for its `(xx:A)`, if any.
+    var pending: UInt8?
+    /// The id of the last `(xx:A)` the flash sent for the pending request.
     var lastAck: UInt8?
     var renewal: Task<Void, Never>?
     /// The lit state must be written again although nothing changed.

@@ -14,6 +14,16 @@ struct TrackedDevice {
     var descriptor: DeviceDescriptor?
     var name: String?
     var services: Set<BLEUUID> = []
+    /// The GATT tree as `bridge/devices` lists it, once known.
+    var gatt: JSONValue?
+
+    /// The descriptor with the GATT tree in its details, when it is known.
+    func withGatt(_ descriptor: DeviceDescriptor) -> DeviceDescriptor {
+        guard let gatt else { return descriptor }
+        var updated = descriptor
+        updated.details["gatt"] = gatt
+        return updated
+    }
 
     /// The device's MQTT descriptor: identity and the signal entities every BLE device has.
     static func descriptor(for device: BlueZDevice, id: DeviceID, address: BLEAddress) -> DeviceDescriptor {

@@ -64,6 +64,14 @@ struct Bench: AsyncParsableCommand {
                 format: "BLE daemon CPU %.3f s per 1,000 signals; RSS %.1f MiB before the burst, %.1f MiB after",
                 ingest.cpuPerThousand, ingest.rssBefore, ingest.rssAfter))
         print(String(format: "RSS with 1,000 BLE devices in range and published: %.1f MiB", try await bench.memory(devices: 1000)))
+        let nova = try await NovaBench(broker: broker).run(samples: min(samples, 100))
+        print("Nova, external MQTT client → release daemon → BlueZ stand-in, same client and run:")
+        print("  broker echo, QoS 1:                       \(nova.echo.summary)")
+        print(
+            "  /set → Nova frame at the flash, QoS 1     \(nova.setToFrame.summary)  "
+                + String(
+                    format: "adds p50 %+.2f ms, p99 %+.2f ms over the echo",
+                    nova.setToFrame.percentile(50) - nova.echo.percentile(50), nova.setToFrame.percentile(99) - nova.echo.percentile(99)))
     }
 
     /// The figures users feel, from an external client against the daemon, next to the broker's own echo.

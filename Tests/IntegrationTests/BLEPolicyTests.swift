@@ -1,0 +1,76 @@
+import BridgeCore
+import DBus
+import Foundation
+import Testing
+import TestSupport
+
+@Suite("BLE auto-connect policies through the daemon", .tags(.integration, .process), .timeLimit(.minutes(2)))
+struct BLEPolicyTests {
+    @Test("closest connects the strongest eligible Nova up to max_devices and leaves a slightly weaker one alone")
+    func closest() async throws {
+        let broker = try await Broker.start()
+        let standIn = try await BlueZStandIn.start()
+        let config = TestConfig.yaml(
+            port: broker.port,
+            extra: "ble:\n  enabled: true\n  connect:\n    - match: {class: nova}\n      policy: closest\n      max_devices: 1\n")
+        let bridge = try BridgeProcess.start(config: config, environment: standIn.environment)
+        try await bridge.waitUntilReady(on: broker)
+        try await broker.waitForRetained("t2m/bridge/info") { $0.json?["integrations"]?["ble"]?["status"] == "running" }
+        try await standIn.mock("AddNova", [.string("hci0"), .string("AA:BB:CC:DD:EE:02")])
+        for _ in 0..<3 { try await standIn.advertise(BlueZStandIn.devicePath("AA:BB:CC:DD:EE:02"), rssi: -45) }
+        try await broker.waitForRetained("t2m/ble_aabbccddee02") { $0.json?["status"] == "ready" }
+        // A second Nova, a little weaker: not clearly stronger, so the connection stays where it is.
+        try await standIn.mock("AddNova", [.string("hci0"), .string("AA:BB:CC:DD:EE:01")])
+        try await standIn.advertise(BlueZStandIn.devicePath("AA:BB:CC:DD:EE:01"), rssi: -48)
+        try await broker.waitForRetained("t2m/ble_aabbccddee01") { $0.json?["rssi"] == -48 }
+        let client = try await TestClient.connect(to: broker)
+        try await client.expectHealthy()
+        #expect(try await broker.retainedJSON("t2m/ble_aabbccddee01")?["status"] == "available")
+        #expect(try await broker.retainedJSON("t2m/ble_aabbccddee02")?["status"] == "ready")
+
+        // A manual disconnect holds, whatever the policy says.
+        let disconnected = try await client.request("device/disconnect", #"{"device": "ble_aabbccddee02"}"#)
+        #expect(disconnected["status"] == "ok", "\(disconnected)")
+        try await standIn.advertise(BlueZStandIn.devicePath("AA:BB:CC:DD:EE:02"), rssi: -44)
+        // The advert has been through the driver (and its policy review) once its RSSI is published.
+        try await broker.waitForRetained("t2m/ble_aabbccddee02") { $0.json?["rssi"] == -44 }
+        #expect(try await broker.retainedJSON("t2m/ble_aabbccddee02")?["status"] == "available")
+        #expect(try await bridge.terminate() == 0)
+        await client.close()
+    }
+
+    @Test("closest moves the connection to a Nova that has stayed clearly stronger for the hold time, not before")
+    func closestCrossing() async throws {
+        let rig = try await BLERig.start(ble: BLERig.novaRule("closest"))
+        let (broker, standIn, bridge) = (rig.broker, rig.standIn, rig.bridge)
+        let first = BlueZStandIn.devicePath("AA:BB:CC:DD:EE:01"), second = BlueZStandIn.devicePath("AA:BB:CC:DD:EE:02")
+        try await standIn.mock("AddNova", [.string("hci0"), .string("AA:BB:CC:DD:EE:01")])
+        try await standIn.mock("AdvertiseBurst", [.string(first), .uint32(32), .int32(-40)])
+        try await broker.waitForRetained("t2m/ble_aabbccddee01") { $0.json?["status"] == "ready" }
+        try await standIn.mock("AddNova", [.string("hci0"), .string("AA:BB:CC:DD:EE:02")])
+        try await standIn.mock("AdvertiseBurst", [.string(second), .uint32(32), .int32(-60)])
+        try await broker.waitForRetained("t2m/ble_aabbccddee02") { $0.json?["rssi"] == -60 }
+
+        // The signals cross: the connected flash fades to about 0.1 and the other comes close, about 0.9. Each
+        // burst fills the whole averaging window (32 readings), so the averages cross at once.
+        let client = try await TestClient.connect(to: broker)
+        let mark = try await client.watchEvents()
+        try await standIn.mock("AdvertiseBurst", [.string(first), .uint32(32), .int32(-80)])
+        try await standIn.mock("AdvertiseBurst", [.string(second), .uint32(32), .int32(-40)])
+        try await broker.waitForRetained("t2m/ble_aabbccddee02") { $0.json?["rssi"] == -40 }
+        try await broker.waitForRetained("t2m/ble_aabbccddee01") { $0.json?["rssi"] == -80 }
+        // Hysteresis: the challenger must stay stronger for 10 s, so right after the crossing nothing moved.
+        #expect(try await broker.retainedJSON("t2m/ble_aabbccddee01")?["status"] == "ready")
+        #expect(try await broker.retainedJSON("t2m/ble_aabbccddee02")?["status"] == "available")
+
+        let connected = try await client.waitForEvent("device_connected", after: mark, timeout: .seconds(25))
+        #expect(connected["id"] == "ble_aabbccddee02")
+        try await broker.waitForRetained("t2m/ble_aabbccddee02") { $0.json?["status"] == "ready" }
+        try await broker.waitForRetained("t2m/ble_aabbccddee01") { $0.json?["status"] == "available" }
+        let disconnected = client.messages(on: "t2m/bridge/event").filter { $0.index >= mark }.compactMap(\.json)
+            .filter { $0["type"] == "device_disconnected" }.map { $0["data"]?["id"] }
+        #expect(disconnected == [.string("ble_aabbccddee01")], "one move, no flapping")
+        #expect(try await bridge.terminate() == 0)
+        await client.close()
+    }
+}
