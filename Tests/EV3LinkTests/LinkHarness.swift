@@ -17,7 +17,11 @@ final class LinkHarness: Sendable {
         self.simulator = simulator
         var logger = Logger(label: "ev3-link-test")
         logger.logLevel = .warning
-        link = EV3Link(endpoint: endpoint, options: options, logger: logger)
+        // Unless a test is about timeouts, replies get 5 s: on a loaded machine a starved test process must
+        // not turn a slow reply into a spurious timeout. The real defaults are tested on their own.
+        var relaxed = EV3LinkOptions.defaults(for: endpoint.transport)
+        relaxed.replyTimeout = .seconds(5)
+        link = EV3Link(endpoint: endpoint, options: options ?? relaxed, logger: logger)
         let link = link
         let collect = Task { [self] in
             for await event in link.events { recorded.withLock { $0.append(event) } }
@@ -48,7 +52,7 @@ final class LinkHarness: Sendable {
     /// Waits until `count` events match, and returns the last of them.
     @discardableResult
     func waitFor(
-        _ what: String, count: Int = 1, timeout: Duration = .seconds(10), _ match: @escaping @Sendable (EV3LinkEvent) -> Bool
+        _ what: String, count: Int = 1, timeout: Duration = .seconds(30), _ match: @escaping @Sendable (EV3LinkEvent) -> Bool
     ) async throws -> EV3LinkEvent {
         try await eventually(timeout: timeout, what) { self.events.filter(match).count >= count }
         return events.filter(match)[count - 1]

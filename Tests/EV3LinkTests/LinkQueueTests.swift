@@ -6,7 +6,7 @@ import Testing
 @Suite("EV3 link: the queue, stops, pacing, discovery and failures")
 struct LinkQueueTests {
     /// Puts one slow request in flight (every reply `delay` late) and returns the frames received so far.
-    static func busy(_ harness: LinkHarness, delay: Duration = .milliseconds(400)) async throws -> Int {
+    static func busy(_ harness: LinkHarness, delay: Duration = .seconds(2)) async throws -> Int {
         try await harness.connected()
         harness.simulator.setFault(.delay(delay))
         let before = harness.simulator.receivedFrames().count
@@ -17,7 +17,7 @@ struct LinkQueueTests {
 
     @Test("a motor slider coalesces: set-points queued behind a busy brick reach it as the last one only")
     func coalescing() async throws {
-        try await using(try LinkHarness.wifi(options: LinkHarness.quick(missed: 3, timeout: .seconds(3)))) { harness in
+        try await using(try LinkHarness.wifi(options: LinkHarness.quick(missed: 3, timeout: .seconds(5)))) { harness in
             _ = try await Self.busy(harness)
             for speed in stride(from: 5, through: 60, by: 5) { try await harness.link.enqueueMotor(.a, .run(.speed(speed))) }
             #expect(await harness.link.queuedCount == 1)
@@ -30,7 +30,7 @@ struct LinkQueueTests {
 
     @Test("stop jumps a full queue: it is the next frame after the one in flight, and the set-points it stops never go out")
     func stopJumpsQueue() async throws {
-        try await using(try LinkHarness.wifi(options: LinkHarness.quick(missed: 3, timeout: .seconds(3)))) { harness in
+        try await using(try LinkHarness.wifi(options: LinkHarness.quick(missed: 3, timeout: .seconds(5)))) { harness in
             let inFlight = try await Self.busy(harness)
             let polls = (0..<6).map { _ in Task { _ = try? await harness.link.send(try Poll().batch) } }
             try await eventually("six polls queued") { await harness.link.queuedCount == 6 }
@@ -49,8 +49,8 @@ struct LinkQueueTests {
 
     @Test("the queue is bounded: past the limit a request is refused at once")
     func queueFull() async throws {
-        try await using(try LinkHarness.wifi(options: LinkHarness.quick(missed: 3, timeout: .seconds(3)))) { harness in
-            _ = try await Self.busy(harness, delay: .seconds(2))
+        try await using(try LinkHarness.wifi(options: LinkHarness.quick(missed: 3, timeout: .seconds(5)))) { harness in
+            _ = try await Self.busy(harness, delay: .seconds(3))
             let queued = (0..<8).map { _ in Task { _ = try? await harness.link.send(try Poll().batch) } }
             try await eventually("eight queued") { await harness.link.queuedCount == 8 }
             await #expect(throws: EV3LinkError.queueFull(limit: 8)) { try await harness.link.send(try Poll().batch) }

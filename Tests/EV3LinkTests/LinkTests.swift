@@ -109,7 +109,7 @@ struct LinkTests {
         try await using(try LinkHarness.wifi(options: LinkHarness.quick(missed: 3))) { harness in
             try await harness.connected()
             let poll = try Poll()
-            harness.simulator.setFault(.delay(.milliseconds(600)))
+            harness.simulator.setFault(.delay(.seconds(3)))
             await #expect(throws: EV3LinkError.self) { try await harness.link.send(poll.batch) }
             try await eventually("the late reply") { await harness.link.droppedReplies == 1 }
             harness.simulator.setFault(.wrongCounter)
@@ -140,7 +140,7 @@ struct LinkTests {
 
     @Test("motion queued when the brick stops answering is dropped, not replayed after the reconnect")
     func noStaleMotionAfterTimeout() async throws {
-        try await using(try LinkHarness.wifi(options: LinkHarness.quick(missed: 1))) { harness in
+        try await using(try LinkHarness.wifi(options: LinkHarness.quick(missed: 1, timeout: .seconds(2)))) { harness in
             try await harness.connected()
             harness.simulator.setFault(.stall)
             let poll = try Poll()
@@ -161,7 +161,7 @@ struct LinkTests {
 
     @Test("a link dropped by the brick fails the request in flight, drops queued motion, and reconnects")
     func droppedLink() async throws {
-        try await using(try LinkHarness.wifi(options: LinkHarness.quick(missed: 5, timeout: .seconds(1)))) { harness in
+        try await using(try LinkHarness.wifi(options: LinkHarness.quick(missed: 5, timeout: .seconds(5)))) { harness in
             try await harness.connected()
             harness.simulator.setFault(.stall)
             let request = Task { try await harness.link.send(try Poll().batch) }
