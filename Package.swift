@@ -87,7 +87,7 @@ let package = Package(
         .target(
             name: "BLEDriver",
             dependencies: [
-                "BlueZ", "DBus", "BLEModels", "BridgeCore", "BridgeConfig",
+                "BlueZ", "DBus", "BLEModels", "BLEFormats", "BridgeCore", "BridgeConfig",
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strictSettings
@@ -208,7 +208,7 @@ let package = Package(
         ),
         .testTarget(
             name: "BridgeCoreTests",
-            dependencies: ["BridgeCore", "BridgeConfig", "Bridge", "EV3Protocol"],
+            dependencies: ["BridgeCore", "BridgeConfig", "Bridge", "TestSupport", "EV3Protocol"],
             swiftSettings: strictSettings
         ),
         .testTarget(

@@ -1,3 +1,4 @@
+import BLEFormats
 import BLEModels
 import BridgeCore
 import BlueZ
@@ -14,13 +15,10 @@ extension BLEDriver {
         if !tree.isEmpty, entry.gatt != listing {
             entry.gatt = listing
             tracked[path] = entry
-            if let descriptor = entry.descriptor {
-                let updated = entry.withGatt(descriptor)
-                tracked[path]?.descriptor = updated
-                sink.send(.discovered(updated))
-            }
+            describeDevice(path)
             sink.send(.occurred(entry.id, DeviceOccurrence(.interviewed, ["status": "successful", "services": listing])))
         }
+        await readProfiles(path, tree.flatMap(\.characteristics))
         let wanted = gattSubscriptions[entry.id] ?? []
         for characteristic in tree.flatMap(\.characteristics) where wanted.contains(characteristic.path) && !characteristic.notifying {
             do throws(DBusError) {
@@ -32,11 +30,12 @@ extension BLEDriver {
         }
     }
 
-    /// A characteristic changed: a new value of one the user subscribed to goes into the device's state.
+    /// A characteristic changed: a standard one is decoded into the state; a new value of another one the user
+    /// subscribed to goes into the state as hex.
     func gattNotified(_ characteristic: BlueZCharacteristic, device: DeviceID) {
-        guard gattSubscriptions[device]?.contains(characteristic.path) == true, !characteristic.value.isEmpty,
-            let uuid = characteristic.uuid?.description
-        else { return }
+        guard !characteristic.value.isEmpty, let uuid = characteristic.uuid?.description else { return }
+        if profileNotified(characteristic, device: device) { return }
+        guard gattSubscriptions[device]?.contains(characteristic.path) == true else { return }
         let hex = JSONValue.string(Hex.string(characteristic.value))
         guard gattValues[device]?[uuid] != hex else { return }
         gattValues[device, default: [:]][uuid] = hex
@@ -47,16 +46,20 @@ extension BLEDriver {
     static func listing(_ tree: [(service: BlueZService, characteristics: [BlueZCharacteristic])]) -> JSONValue {
         .array(
             tree.map { service, characteristics in
-                [
+                var entry: [String: JSONValue] = [
                     "uuid": .string(service.uuid?.description ?? ""),
                     "characteristics": .array(
                         characteristics.map { characteristic in
-                            [
+                            var entry: [String: JSONValue] = [
                                 "uuid": .string(characteristic.uuid?.description ?? ""),
                                 "flags": .array(characteristic.flags.map { .string($0) }),
                             ]
+                            if let name = characteristic.uuid.flatMap(GATTNames.characteristic) { entry["name"] = .string(name) }
+                            return .object(entry)
                         }),
                 ]
+                if let name = service.uuid.flatMap(GATTNames.service) { entry["name"] = .string(name) }
+                return .object(entry)
             })
     }
 }

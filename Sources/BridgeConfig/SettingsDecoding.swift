@@ -169,8 +169,8 @@ extension BLESettings: Decodable {
         passive = Self.passiveFormats(reader)
         stateInterval = reader.value(.stateInterval, default: stateInterval)
         if stateInterval < .seconds(1) { reader.problem(.stateInterval, "must be at least 1s") }
+        // 0s publishes every reading: live signal at the cost of one publish per advert.
         rssiInterval = reader.value(.rssiInterval, default: rssiInterval)
-        if rssiInterval < .seconds(1) { reader.problem(.rssiInterval, "must be at least 1s") }
     }
 
     /// `passive`: format names in any case, each once; an unknown or repeated one is reported where it is written.

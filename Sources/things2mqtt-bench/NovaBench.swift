@@ -25,7 +25,7 @@ struct NovaBench {
         try await standIn.mock("AddNova", [.string("hci0"), .string("AA:BB:CC:DD:EE:01")])
         let config = TestConfig.yaml(
             port: broker.port, base: base, logLevel: "warning",
-            extra: "ble:\n  enabled: true\n  connect:\n    - match: {class: nova}\n      policy: all\n")
+            extra: "ble:\n  enabled: true\n  rssi_interval: 0s\n  connect:\n    - match: {class: nova}\n      policy: all\n")
         let process = try BridgeProcess.start(config: config, environment: standIn.environment)
         try await process.waitUntilReady(on: broker, base: base)
         try await waitUntil("the Nova connected", timeout: .seconds(20)) {

@@ -23,7 +23,7 @@ struct BLEConnectionTests {
         let client = try await TestClient.connect(to: broker)
         let mark = try await client.watchEvents()
         let config = TestConfig.yaml(
-            port: broker.port, extra: "ble:\n  enabled: true\n  connect:\n    - match: {class: nova}\n      policy: all\n")
+            port: broker.port, extra: "ble:\n  enabled: true\n  rssi_interval: 0s\n  connect:\n    - match: {class: nova}\n      policy: all\n")
         let bridge = try BridgeProcess.start(config: config, environment: standIn.environment)
         try await bridge.waitUntilReady(on: broker)
         try await broker.waitForRetained("t2m/ble_aabbccddee01", timeout: .seconds(30)) { $0.json?["status"] == "ready" }

@@ -12,7 +12,7 @@ struct BLEPolicyTests {
         let standIn = try await BlueZStandIn.start()
         let config = TestConfig.yaml(
             port: broker.port,
-            extra: "ble:\n  enabled: true\n  connect:\n    - match: {class: nova}\n      policy: closest\n      max_devices: 1\n")
+            extra: "ble:\n  enabled: true\n  rssi_interval: 0s\n  connect:\n    - match: {class: nova}\n      policy: closest\n      max_devices: 1\n")
         let bridge = try BridgeProcess.start(config: config, environment: standIn.environment)
         try await bridge.waitUntilReady(on: broker)
         try await broker.waitForRetained("t2m/bridge/info") { $0.json?["integrations"]?["ble"]?["status"] == "running" }

@@ -15,7 +15,7 @@ struct BLEPresenceTests {
         try await standIn.mock("AddNova", [.string("hci0"), .string("AA:BB:CC:DD:EE:01")])
         let config = TestConfig.yaml(
             port: broker.port,
-            extra: "ble:\n  enabled: true\n  away_after: 2s\n  connect:\n    - match: {class: nova}\n      policy: never\n")
+            extra: "ble:\n  enabled: true\n  rssi_interval: 0s\n  away_after: 2s\n  connect:\n    - match: {class: nova}\n      policy: never\n")
         let bridge = try BridgeProcess.start(config: config, environment: standIn.environment)
         try await bridge.waitUntilReady(on: broker)
         try await broker.waitForRetained("t2m/ble_aabbccddee01/availability", equals: ["state": "online"])

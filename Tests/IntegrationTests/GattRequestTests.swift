@@ -20,7 +20,7 @@ struct GattRequestTests {
         let batteryService = try await add(standIn, service: "0000180f-0000-1000-8000-00805f9b34fb", handle: 0x10)
         paths["battery"] = try await add(standIn, batteryService, Self.battery, 0x11, ["read", "notify"], [0x55])
         let vendor = try await add(standIn, service: "12345678-1234-5678-1234-56789abcdef0", handle: 0x20)
-        paths["custom"] = try await add(standIn, vendor, Self.custom, 0x21, ["read", "write", "write-without-response"], [])
+        paths["custom"] = try await add(standIn, vendor, Self.custom, 0x21, ["read", "write", "write-without-response", "notify"], [])
         let other = try await add(standIn, service: "12345678-1234-5678-1234-56789abcdef9", handle: 0x30)
         paths["twin"] = try await add(standIn, other, "12345678-1234-5678-1234-56789abcdef7", 0x31, ["read"], [1])
         paths["twin2"] = try await add(standIn, vendor, "12345678-1234-5678-1234-56789abcdef7", 0x22, ["read"], [2])
@@ -74,7 +74,8 @@ struct GattRequestTests {
         #expect(services.count == 3)
         withExtendedLifetime(standIn) {}
         let batteryService = services.first { $0["uuid"] == "0000180f-0000-1000-8000-00805f9b34fb" }
-        #expect(batteryService?["characteristics"] == [["uuid": .string(Self.battery), "flags": ["read", "notify"]]])
+        #expect(batteryService?["name"] == "Battery")
+        #expect(batteryService?["characteristics"] == [["uuid": .string(Self.battery), "name": "Battery Level", "flags": ["read", "notify"]]])
         #expect(try await bridge.terminate() == 0)
         await client.close()
     }
@@ -113,27 +114,32 @@ struct GattRequestTests {
         withExtendedLifetime(broker) {}
     }
 
-    @Test("notify puts values in the state under gatt, and stays on across a reconnect until disabled")
+    @Test("notify puts values in the state under gatt, and stays on across a reconnect until disabled; standard values are decoded")
     func notifyAcrossReconnect() async throws {
         let (broker, standIn, bridge, client, paths) = try await start()
-        let battery = try #require(paths["battery"])
-        let enabled = try await client.request("ble/notify", #"{"device": "strap", "characteristic": "2a19", "enable": true}"#)
+        let custom = try #require(paths["custom"]), battery = try #require(paths["battery"])
+        let enabled = try await client.request("ble/notify", #"{"device": "strap", "characteristic": "\#(Self.custom)", "enable": true}"#)
         #expect(enabled["status"] == "ok", "\(enabled)")
+        try await standIn.mock("Notify", [.string(custom), .bytes([0xC0, 0xFF, 0xEE])])
+        try await broker.waitForRetained("t2m/strap") { $0.json?["gatt"]?[Self.custom] == "c0ffee" }
+        // The battery level is standard: read on connect, subscribed to, and decoded under its own name.
+        try await broker.waitForRetained("t2m/strap") { $0.json?["battery"] == 85 }
+        try await waitUntil("battery notifications on") { try await notifying(standIn, battery) == true }
         try await standIn.mock("Notify", [.string(battery), .bytes([0x54])])
-        try await broker.waitForRetained("t2m/strap") { $0.json?["gatt"]?[Self.battery] == "54" }
+        try await broker.waitForRetained("t2m/strap") { $0.json?["battery"] == 84 }
 
         // The link drops (notifications end with it); a reconnect turns them on again.
         _ = try await standIn.control.call(destination: "org.bluez", path: Self.device, interface: "org.bluez.Device1", method: "Disconnect")
-        try await waitUntil("notifications off with the link") { try await notifying(standIn, battery) == false }
+        try await waitUntil("notifications off with the link") { try await notifying(standIn, custom) == false }
         let connected = try await client.request("device/connect", #"{"device": "strap"}"#)
         #expect(connected["status"] == "ok", "\(connected)")
-        try await waitUntil("notifications on again") { try await notifying(standIn, battery) == true }
-        try await standIn.mock("Notify", [.string(battery), .bytes([0x53])])
-        try await broker.waitForRetained("t2m/strap") { $0.json?["gatt"]?[Self.battery] == "53" }
+        try await waitUntil("notifications on again") { try await notifying(standIn, custom) == true }
+        try await standIn.mock("Notify", [.string(custom), .bytes([0x01])])
+        try await broker.waitForRetained("t2m/strap") { $0.json?["gatt"]?[Self.custom] == "01" }
 
-        let disabled = try await client.request("ble/notify", #"{"device": "strap", "characteristic": "2a19", "enable": false}"#)
+        let disabled = try await client.request("ble/notify", #"{"device": "strap", "characteristic": "\#(Self.custom)", "enable": false}"#)
         #expect(disabled["data"]?["enabled"] == false)
-        #expect(try await notifying(standIn, battery) == false)
+        #expect(try await notifying(standIn, custom) == false)
         #expect(try await bridge.terminate() == 0)
         await client.close()
     }

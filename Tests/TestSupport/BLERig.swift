@@ -7,14 +7,16 @@ public struct BLERig: Sendable {
     public let bridge: BridgeProcess
 
     /// Adds `novas` (addresses) to the stand-in, then starts the daemon with `ble:` enabled plus `ble` lines
-    /// and any top-level `extra` YAML, and waits until it is ready.
+    /// and any top-level `extra` YAML, and waits until it is ready. `liveSignal` publishes every RSSI reading
+    /// (`rssi_interval: 0s`), which tests of signal and policies need.
     public static func start(
-        novas: [String] = [], ble: String = "", extra: String = "", files: [String: String] = [:]
+        novas: [String] = [], ble: String = "", extra: String = "", files: [String: String] = [:], liveSignal: Bool = true
     ) async throws -> BLERig {
         let broker = try await Broker.start()
         let standIn = try await BlueZStandIn.start()
         for address in novas { try await standIn.mock("AddNova", [.string("hci0"), .string(address)]) }
-        let config = TestConfig.yaml(port: broker.port, extra: extra + "ble:\n  enabled: true\n" + ble)
+        let live = liveSignal ? "  rssi_interval: 0s\n" : ""
+        let config = TestConfig.yaml(port: broker.port, extra: extra + "ble:\n  enabled: true\n" + live + ble)
         let bridge = try BridgeProcess.start(config: config, files: files, environment: standIn.environment)
         try await bridge.waitUntilReady(on: broker)
         return BLERig(broker: broker, standIn: standIn, bridge: bridge)
