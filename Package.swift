@@ -60,6 +60,7 @@ let package = Package(
                 "BridgeCore",
                 "BLEModels",
                 "BLEFormats",
+                "EV3Protocol",
                 .product(name: "Yams", package: "Yams"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -111,6 +112,23 @@ let package = Package(
             swiftSettings: strictSettings
         ),
         .target(
+            name: "EV3Link",
+            dependencies: [
+                "EV3Protocol", "BridgeCore",
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strictSettings
+        ),
+        .target(name: "CSimPTY"),
+        .target(
+            name: "EV3Simulator",
+            dependencies: [
+                "EV3Protocol", "CSimPTY",
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strictSettings
+        ),
+        .target(
             name: "LIFXDriver",
             dependencies: [
                 "BridgeCore",
@@ -157,6 +175,8 @@ let package = Package(
                 "Mosquitto",
                 "LIFXDriver",
                 "LIFXSimulator",
+                "EV3Protocol",
+                "EV3Simulator",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -188,7 +208,7 @@ let package = Package(
         ),
         .testTarget(
             name: "BridgeCoreTests",
-            dependencies: ["BridgeCore", "BridgeConfig", "Bridge", "TestSupport"],
+            dependencies: ["BridgeCore", "BridgeConfig", "Bridge", "TestSupport", "EV3Protocol"],
             swiftSettings: strictSettings
         ),
         .testTarget(
@@ -224,6 +244,14 @@ let package = Package(
         .testTarget(
             name: "DBusTests",
             dependencies: ["DBus", "TestSupport"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "EV3LinkTests",
+            dependencies: [
+                "EV3Link", "EV3Simulator", "EV3Protocol", "BridgeCore",
+                .product(name: "Logging", package: "swift-log"),
+            ],
             swiftSettings: strictSettings
         ),
         .testTarget(

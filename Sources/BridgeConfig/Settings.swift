@@ -135,10 +135,3 @@ public struct BLESettings: Sendable, Equatable {
     /// Creates the defaults.
     public init() {}
 }
-
-/// The `ev3` section.
-public struct EV3Settings: Sendable, Equatable {
-    public var enabled = false
-    /// Creates the defaults.
-    public init() {}
-}

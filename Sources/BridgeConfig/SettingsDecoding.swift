@@ -193,13 +193,3 @@ extension BLESettings: Decodable {
         return formats
     }
 }
-
-extension EV3Settings: Decodable {
-    enum CodingKeys: String, CodingKey, CaseIterable { case enabled }
-
-    /// Decodes the `ev3` section.
-    public init(from decoder: any Decoder) throws {
-        let reader = try SectionReader(decoder, keys: CodingKeys.self)
-        enabled = reader.value(.enabled, default: false)
-    }
-}
