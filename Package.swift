@@ -59,6 +59,8 @@ let package = Package(
             dependencies: [
                 "BridgeCore",
                 "BLEModels",
+                "BLEFormats",
+                "EV3Protocol",
                 .product(name: "Yams", package: "Yams"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -85,7 +87,7 @@ let package = Package(
         .target(
             name: "BLEDriver",
             dependencies: [
-                "BlueZ", "DBus", "BLEModels", "BridgeCore", "BridgeConfig",
+                "BlueZ", "DBus", "BLEModels", "BLEFormats", "BridgeCore", "BridgeConfig",
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strictSettings
@@ -101,7 +103,29 @@ let package = Package(
             swiftSettings: strictSettings
         ),
         .target(
+            name: "BLEFormats",
+            dependencies: ["BLEModels", "BridgeCore"],
+            swiftSettings: strictSettings
+        ),
+        .target(
             name: "EV3Protocol",
+            swiftSettings: strictSettings
+        ),
+        .target(
+            name: "EV3Link",
+            dependencies: [
+                "EV3Protocol", "BridgeCore",
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strictSettings
+        ),
+        .target(name: "CSimPTY"),
+        .target(
+            name: "EV3Simulator",
+            dependencies: [
+                "EV3Protocol", "CSimPTY",
+                .product(name: "Logging", package: "swift-log"),
+            ],
             swiftSettings: strictSettings
         ),
         .target(
@@ -151,6 +175,8 @@ let package = Package(
                 "Mosquitto",
                 "LIFXDriver",
                 "LIFXSimulator",
+                "EV3Protocol",
+                "EV3Simulator",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -182,7 +208,7 @@ let package = Package(
         ),
         .testTarget(
             name: "BridgeCoreTests",
-            dependencies: ["BridgeCore", "BridgeConfig", "Bridge"],
+            dependencies: ["BridgeCore", "BridgeConfig", "Bridge", "TestSupport", "EV3Protocol"],
             swiftSettings: strictSettings
         ),
         .testTarget(
@@ -204,15 +230,28 @@ let package = Package(
             swiftSettings: strictSettings
         ),
         .testTarget(
+            name: "BLEFormatsTests",
+            dependencies: ["BLEFormats", "BLEModels", "BridgeCore"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
             name: "BlueZTests",
             dependencies: [
-                "BlueZ", "DBus", "BLEModels", "TestSupport", .product(name: "Logging", package: "swift-log"),
+                "BlueZ", "DBus", "BLEModels", "BLEFormats", "BridgeCore", "TestSupport", .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strictSettings
         ),
         .testTarget(
             name: "DBusTests",
             dependencies: ["DBus", "TestSupport"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "EV3LinkTests",
+            dependencies: [
+                "EV3Link", "EV3Simulator", "EV3Protocol", "BridgeCore",
+                .product(name: "Logging", package: "swift-log"),
+            ],
             swiftSettings: strictSettings
         ),
         .testTarget(

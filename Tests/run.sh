@@ -3,8 +3,9 @@
 #
 #   Tests/run.sh
 #
-# Installs the system packages the build and the tests need, prepares the Home Assistant 2024.1
-# schema checker (Tests/ha-schema), builds everything and runs `swift test`. The tests start their
+# Installs the system packages the build and the tests need, prepares the Home Assistant 2024.1 and
+# 2025.4 schema checkers (Tests/ha-schema; 2025.4 needs a Python 3.13, e.g. from pyenv), builds
+# everything and runs `swift test`. The tests start their
 # own mosquitto brokers on random ports of 127.0.0.1 and their own dbus-daemons on private sockets
 # (with python-dbusmock services, run by Debian's /usr/bin/python3), so system mosquitto and D-Bus
 # services are irrelevant; the install below keeps them from being started at all. Exits non-zero
@@ -69,14 +70,21 @@ command -v dbus-daemon >/dev/null 2>&1 || { echo "error: dbus-daemon is not inst
 /usr/bin/python3 -c 'import dbusmock' 2>/dev/null || { echo "error: /usr/bin/python3 cannot import dbusmock" >&2; exit 1; }
 echo "    bus for the tests: $(command -v dbus-daemon) and python-dbusmock (each test starts its own)"
 
-echo "==> Home Assistant 2024.1 schema checker"
-VENV=${HA2024_VENV:-/opt/ha2024}
-parent=$(dirname "$VENV")
-if [ -w "$parent" ] || { [ -e "$VENV" ] && [ -w "$VENV" ]; }; then
-    HA2024_VENV="$VENV" Tests/ha-schema/setup.sh
-else
-    $SUDO env HA2024_VENV="$VENV" ${PYTHON:+PYTHON="$PYTHON"} Tests/ha-schema/setup.sh
-fi
+# Each checker's venv: made as the current user where it may write, else through sudo.
+ha_checker() {
+    local release=$1 variable=$2 venv=$3
+    echo "==> Home Assistant $release schema checker"
+    local parent
+    parent=$(dirname "$venv")
+    if [ -w "$parent" ] || { [ -e "$venv" ] && [ -w "$venv" ]; }; then
+        env "$variable=$venv" Tests/ha-schema/setup.sh "$release"
+    else
+        $SUDO env "$variable=$venv" HOME="$HOME" ${PYTHON:+PYTHON="$PYTHON"} Tests/ha-schema/setup.sh "$release"
+    fi
+}
+ha_checker 2024 HA2024_VENV "${HA2024_VENV:-/opt/ha2024}"
+# PYTHON chooses the 2024 interpreter only; the 2025 checker finds its Python 3.13 itself.
+PYTHON="" ha_checker 2025 HA2025_VENV "${HA2025_VENV:-/opt/ha2025}"
 
 echo "==> swift build --build-tests"
 swift build --build-tests

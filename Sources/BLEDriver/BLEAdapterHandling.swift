@@ -28,6 +28,7 @@ extension BLEDriver {
                         let owner = tracked.first(where: { path.hasPrefix($0.key + "/") })?.value.id
                     else { continue }
                     novaNotified(characteristic, device: owner)
+                    gattNotified(characteristic, device: owner)
                 case .gattRemoved: break
                 }
             }

@@ -8,8 +8,19 @@ extension BLEDriver {
     /// Connects through BlueZ and returns once the device is connected; a failure is reported as a
     /// `connect_failed` event with BlueZ's error as well as thrown.
     public func connect(_ device: DeviceID) async throws(CommandError) {
+        try await connectByHand(device)
+    }
+
+    /// A connect the user asked for (directly, or by a command or GATT request for the device): once up, the
+    /// device is held up whatever the policies say; a connect that fails leaves the decision to them again.
+    func connectByHand(_ device: DeviceID) async throws(CommandError) {
         manual[device] = .connected
-        try await connectNow(device)
+        do throws(CommandError) {
+            try await connectNow(device)
+        } catch {
+            if manual[device] == .connected { manual[device] = nil }
+            throw error
+        }
     }
 
     /// Connects through BlueZ; shared by manual connects and the policies.

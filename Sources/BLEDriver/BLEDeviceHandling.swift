@@ -1,60 +1,96 @@
+import BLEFormats
 import BLEModels
 import BridgeCore
 import BlueZ
 import DBus
 import Foundation
 
-/// Devices: which appear, their signal, last-seen time and status.
+/// Devices: which appear, their signal, data, last-seen time and status.
 extension BLEDriver {
     func deviceChanged(_ path: String, properties: Set<String>, _ client: BlueZClient) async {
         guard let device = await client.objects.devices[path], let address = device.address else { return }
-        let id = address.deviceID
-        if tracked[path] == nil {
-            let view = KnownDevice(
-                address: address, name: device.name, services: Set(device.services), status: .available,
-                remembered: remembered.contains(id))
-            let reason = DeviceAdmission.reason(
-                for: view, rules: settings.rules, configured: configured, permitUntil: permitUntil, now: now)
-            guard reason != nil else {
-                ignored.record(address, now: now)
-                return
-            }
-            ignored.remove(address)
-            tracked[path] = TrackedDevice(id: id, address: address)
-        }
+        let hasData = !properties.isDisjoint(with: ["ServiceData", "ManufacturerData"])
+        let results = hasData ? PassiveDecoder.decode(advert(of: device), formats: passiveFormats) : []
+        if tracked[path] == nil, !admit(device, address, passive: results.first(where: \.isRecognised)?.format) { return }
         guard var entry = tracked[path] else { return }
         // The descriptor depends on these only; adverts (RSSI, data) do not rebuild it.
-        if entry.descriptor == nil || !properties.isDisjoint(with: ["Name", "Alias", "UUIDs", "Adapter"]) {
+        var describe = entry.descriptor == nil || !properties.isDisjoint(with: ["Name", "Alias", "UUIDs", "Adapter"])
+        if describe {
             entry.name = device.name ?? device.alias
             entry.services = Set(device.services)
-            let descriptor = TrackedDevice.descriptor(for: device, id: id, address: address)
-            if descriptor.kind == "light", novas[id] == nil {
-                novas[id] = NovaSession()
-                sink.send(.state(id, NovaSession().current.json))
-            }
-            if entry.descriptor != descriptor {
-                entry.descriptor = descriptor
-                sink.send(.discovered(descriptor))
-            }
+            entry.adapter = device.adapter
         }
-        var state: [String: JSONValue] = [:]
+        let measurements = ingest(results, into: &entry)
+        if entry.learn(measurements) { describe = true }
+
+        var rssi: Int?
         var signalMoved = false
-        if properties.contains("RSSI"), let rssi = device.rssi, rssi != Signal.unavailableRSSI {
-            entry.window.add(rssi: rssi, at: now)
-            state["rssi"] = .number(Double(rssi))
-            state["last_seen"] = .string(Date().ISO8601Format())
+        if properties.contains("RSSI"), let value = device.rssi, value != Signal.unavailableRSSI {
+            rssi = value
+            entry.window.add(rssi: value, at: now)
             if let signal = entry.window.signal(at: now).map({ ($0 * 100).rounded() / 100 }) {
-                state["signal"] = .number(signal)
                 signalMoved = signal != entry.signal
                 entry.signal = signal
             }
         }
+        // The policies see every reading; the state is published when values moved enough, and for the
+        // signal alone at most once per rssi_interval.
+        var state: [String: JSONValue] = [:]
+        if rssi != nil || !measurements.isEmpty, entry.throttle.offer(measurements, rssi: rssi, now: now) != nil {
+            for measurement in measurements { state[measurement.key] = measurement.value.json }
+            if let rssi = rssi ?? device.rssi, rssi != Signal.unavailableRSSI {
+                state["rssi"] = .number(Double(rssi))
+                state["last_seen"] = .string(Date().ISO8601Format())
+                if let signal = entry.signal { state["signal"] = .number(signal) }
+            }
+        }
         tracked[path] = entry
-        if !state.isEmpty { sink.send(.state(id, state)) }
+        if describe { describeDevice(path) }
+        if !state.isEmpty { sink.send(.state(entry.id, state)) }
+        reviewStatus(path, connected: device.connected, signalMoved: signalMoved)
+    }
+
+    /// Whether a device BlueZ reports appears: a rule, the config, the remembered set, the permit window or
+    /// a passive format of `ble.passive` admits it; anything else is only counted.
+    private func admit(_ device: BlueZDevice, _ address: BLEAddress, passive: PassiveFormat?) -> Bool {
+        let id = address.deviceID
+        let view = KnownDevice(
+            address: address, name: device.name, services: Set(device.services), status: .available,
+            remembered: remembered.contains(id))
+        let reason = DeviceAdmission.reason(
+            for: view, rules: settings.rules, configured: configured, permitUntil: permitUntil, now: now)
+        guard reason != nil || passive != nil else {
+            ignored.record(address, now: now)
+            return false
+        }
+        ignored.remove(address)
+        var entry = TrackedDevice(id: id, address: address, settings: figures)
+        entry.passive = passive
+        tracked[device.path] = entry
+        return true
+    }
+
+    /// Builds the descriptor again and announces it when it changed.
+    func describeDevice(_ path: String) {
+        guard var entry = tracked[path] else { return }
+        let descriptor = entry.makeDescriptor()
+        if descriptor.kind == "light", novas[entry.id] == nil {
+            novas[entry.id] = NovaSession()
+            sink.send(.state(entry.id, NovaSession().current.json))
+        }
+        guard entry.descriptor != descriptor else { return }
+        entry.descriptor = descriptor
+        tracked[path] = entry
+        sink.send(.discovered(descriptor))
+    }
+
+    /// The status from the connection and presence; a connection being set up, or a command in flight, keeps
+    /// its status until the connection drops.
+    private func reviewStatus(_ path: String, connected: Bool, signalMoved: Bool) {
+        guard let entry = tracked[path] else { return }
         let heard = entry.window.lastSeen.map { now - $0 < awayAfter } ?? false
-        // A connection being set up, or a command in flight, keeps its status until the connection drops.
         let status: DeviceStatus
-        if device.connected {
+        if connected {
             status = entry.status == .busy || entry.status == .connecting ? entry.status ?? .ready : .ready
         } else {
             status = entry.status == .connecting ? .connecting : (heard ? .available : .unavailable)
@@ -67,9 +103,13 @@ extension BLEDriver {
     func setDeviceStatus(_ path: String, _ status: DeviceStatus) {
         guard var entry = tracked[path] else { return }
         guard entry.status != status else { return }
+        let wasConnected = entry.status?.isConnected == true
+        if status == .unavailable { entry.throttle.reset() }
         entry.status = status
         tracked[path] = entry
         sink.send(.status(entry.id, status))
+        // Connected and resolved afresh (not back from busy): the GATT tree is known now.
+        if status == .ready, !wasConnected { Task { await self.interview(path) } }
     }
 
     /// Marks devices not heard from for `away_after`, and not connected, unavailable; runs until cancelled.

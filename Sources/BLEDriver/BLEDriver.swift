@@ -35,6 +35,12 @@ public actor BLEDriver: DeviceDriver, ConnectionControl {
     var novas: [DeviceID: NovaSession] = [:]
     /// Automatic connects that failed wait for their back-off before the policy may try again.
     var retry: [DeviceID: (at: Double, backoff: Backoff)] = [:]
+    /// Characteristics with a GATT operation under way, by object path.
+    var gattBusy: Set<String> = []
+    /// Characteristics the user subscribed to with `ble/notify`, by device: renewed after every reconnect.
+    var gattSubscriptions: [DeviceID: Set<String>] = [:]
+    /// The subscribed values last put into each device's state, as hex by characteristic UUID.
+    var gattValues: [DeviceID: [String: JSONValue]] = [:]
 
     /// Creates the driver; `configured` are the BLE ids listed under `devices:`.
     public init(
@@ -92,9 +98,19 @@ public actor BLEDriver: DeviceDriver, ConnectionControl {
         try performNova(set, on: device)
     }
 
-    /// `ble/permit` `{"time": seconds}` opens (or with 0 closes) the window in which any device seen appears.
+    /// `ble/permit`, and GATT `ble/read`, `ble/write`, `ble/notify`.
     public func handleRequest(_ name: String, payload: [String: JSONValue]) async throws(CommandError) -> JSONValue {
-        guard name == "permit" else { throw CommandError("unknown request ble/\(name) (known: permit)") }
+        switch name {
+        case "permit": return try permit(payload)
+        case "read": return try await gattRead(payload)
+        case "write": return try await gattWrite(payload)
+        case "notify": return try await gattNotify(payload)
+        default: throw CommandError("unknown request ble/\(name) (known: permit, read, write, notify)")
+        }
+    }
+
+    /// `ble/permit` `{"time": seconds}` opens (or with 0 closes) the window in which any device seen appears.
+    private func permit(_ payload: [String: JSONValue]) throws(CommandError) -> JSONValue {
         guard let seconds = payload["time"]?.doubleValue, seconds.isFinite, (0...3600).contains(seconds) else {
             throw CommandError("ble/permit needs {\"time\": seconds}, 0 to 3600")
         }
@@ -110,5 +126,7 @@ public actor BLEDriver: DeviceDriver, ConnectionControl {
         novas.removeValue(forKey: device)?.renewal?.cancel()
         manual[device] = nil
         retry[device] = nil
+        gattSubscriptions[device] = nil
+        gattValues[device] = nil
     }
 }

@@ -45,8 +45,7 @@ extension BLEDriver {
         if tracked.values.first(where: { $0.id == device })?.status?.isConnected != true {
             // A command for a Nova in range but not connected connects it first, as a manual connect, so
             // that no policy takes the connection away again.
-            manual[device] = .connected
-            try await connectNow(device)
+            try await connectByHand(device)
         }
         guard let client, let path = tracked.first(where: { $0.value.id == device })?.key else {
             throw CommandError("\(device) is not reachable")

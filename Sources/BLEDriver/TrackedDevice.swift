@@ -1,5 +1,6 @@
-public import BLEModels
-public import BridgeCore
+import BLEModels
+import BridgeCore
+import BLEFormats
 import BlueZ
 
 /// What the driver keeps for a device it publishes.
@@ -9,37 +10,64 @@ struct TrackedDevice {
     var window = SignalWindow()
     /// The status last reported; nil until the first, so availability is known from the start.
     var status: DeviceStatus?
-    /// The signal last published (two decimals): policies are reviewed when it moves, not on every advert.
+    /// The signal (two decimals) last seen: policies are reviewed when it moves, not on every advert.
     var signal: Double?
     var descriptor: DeviceDescriptor?
     var name: String?
     var services: Set<BLEUUID> = []
+    var adapter: String?
+    /// The GATT tree as `bridge/devices` lists it, once known.
+    var gatt: JSONValue?
+    /// Decides when new values and the signal are worth publishing.
+    var throttle: StateThrottle
+    /// Drops repeated adverts by packet id, per format.
+    var packets: [PassiveFormat: PacketFilter] = [:]
+    /// The passive format that made the device a sensor, if any.
+    var passive: PassiveFormat?
+    /// An encrypted passive sensor: shown, never decoded.
+    var encrypted = false
+    /// Every quantity the device has reported, in the order first seen: its sensors.
+    var quantities: [Quantity] = []
+    /// Device Information strings read on connect (manufacturer, model, firmware, …).
+    var information: [String: String] = [:]
 
-    /// The device's MQTT descriptor: identity and the signal entities every BLE device has.
-    static func descriptor(for device: BlueZDevice, id: DeviceID, address: BLEAddress) -> DeviceDescriptor {
-        BLEDescriptors.device(
-            id: id, address: address, name: device.name ?? device.alias, services: device.services, adapter: device.adapter)
+    init(id: DeviceID, address: BLEAddress, settings: BLESettingsFigures) {
+        self.id = id
+        self.address = address
+        throttle = StateThrottle(stateInterval: settings.stateInterval, signalInterval: settings.rssiInterval)
+    }
+
+    /// Adds quantities not seen before; true when there were any (the descriptor then changes).
+    mutating func learn(_ measurements: [Measurement]) -> Bool {
+        var added = false
+        for measurement in measurements where !quantities.contains(where: { $0.key == measurement.key }) {
+            quantities.append(measurement.quantity)
+            added = true
+        }
+        return added
+    }
+
+    /// The device's MQTT descriptor: identity, the signal entities every BLE device has, its sensors, what
+    /// Device Information said and its GATT tree.
+    func makeDescriptor() -> DeviceDescriptor {
+        var descriptor = BLEDescriptors.device(
+            id: id, address: address, name: name, services: services.sorted { $0.description < $1.description },
+            adapter: adapter)
+        descriptor.exposes += quantities.compactMap(BLEDescriptors.expose)
+        if let passive { descriptor.model = BLEDescriptors.model(of: passive) }
+        if encrypted { descriptor.details["encrypted"] = true }
+        if let manufacturer = information["manufacturer"] { descriptor.manufacturer = manufacturer }
+        if let model = information["model"] { descriptor.model = model }
+        if let firmware = information["firmware"] ?? information["software"] { descriptor.softwareVersion = firmware }
+        if let hardware = information["hardware"] { descriptor.hardwareVersion = hardware }
+        if let serial = information["serial"] { descriptor.details["serial_number"] = .string(serial) }
+        if let gatt { descriptor.details["gatt"] = gatt }
+        return descriptor
     }
 }
 
-/// The descriptors BLE devices get: what `bridge/devices` and Home Assistant show for them.
-public enum BLEDescriptors {
-    /// A BLE device: signal, RSSI and last seen as diagnostic entities; a Nova flash is also a light.
-    public static func device(
-        id: DeviceID, address: BLEAddress, name: String?, services: [BLEUUID], adapter: String? = nil
-    ) -> DeviceDescriptor {
-        var details: [String: JSONValue] = ["address": .string(address.description)]
-        if !services.isEmpty { details["services"] = .array(services.map { .string($0.description) }) }
-        if let adapter { details["adapter"] = .string(adapter) }
-        let descriptor = DeviceDescriptor(
-            id: id, kind: "ble", manufacturer: "Bluetooth LE", model: name ?? "BLE device",
-            connections: [["mac", address.description.lowercased()]], label: name,
-            exposes: [
-                .numeric("signal", name: "Signal", unit: nil, range: 0...1, category: .diagnostic),
-                .numeric("rssi", name: "RSSI", unit: "dBm", deviceClass: "signal_strength", stateClass: "measurement", category: .diagnostic),
-                .text("last_seen", name: "Last seen", category: .diagnostic),
-            ],
-            details: details)
-        return NovaSession.isNova(name: name, services: Set(services)) ? NovaSession.descriptor(descriptor) : descriptor
-    }
+/// The intervals of the `ble` settings, in seconds, as the throttles take them.
+struct BLESettingsFigures: Sendable {
+    var stateInterval: Double
+    var rssiInterval: Double
 }

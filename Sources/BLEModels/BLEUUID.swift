@@ -10,6 +10,18 @@ public struct BLEUUID: Sendable, Hashable, CustomStringConvertible {
     /// Wraps text already in canonical form, for constants.
     init(canonical: String) { description = canonical }
 
+    /// The 128-bit form of a 16-bit UUID assigned by the Bluetooth SIG, e.g. `0x180D` (Heart Rate).
+    public init(uuid16: UInt16) {
+        description = "0000" + hexByte(UInt8(uuid16 >> 8), uppercase: false) + hexByte(UInt8(uuid16 & 0xFF), uppercase: false)
+            + Self.baseSuffix
+    }
+
+    /// The 16-bit value when the UUID is one of the Bluetooth base UUIDs (`0000xxxx-0000-1000-8000-00805f9b34fb`).
+    public var uuid16: UInt16? {
+        guard description.hasPrefix("0000"), description.hasSuffix(Self.baseSuffix) else { return nil }
+        return UInt16(description.dropFirst(4).prefix(4), radix: 16)
+    }
+
     /// Parses a 16-bit (`fff0`, `0x180D`), 32-bit or full 128-bit UUID (with or without dashes).
     public init(_ text: String) throws(BLEFormatError) {
         let lower = text.lowercased()

@@ -19,8 +19,9 @@ public struct ConnectDecision: Sendable, Hashable {
 /// Run it on every change of signal, status or rules, and at `nextReview`. Without I/O; times are seconds on
 /// a monotonic clock.
 ///
-/// - A manual disconnect holds a device down, whatever its rule; a manual connect is left alone and takes no
-///   place of a rule's `max_devices`.
+/// - A manual disconnect holds a device down, whatever its rule; a manual connect holds it up (it is connected
+///   again whenever it is in range and down, e.g. after bluetoothd restarted) and takes no place of a rule's
+///   `max_devices`. Either lasts until the other or a restart of the bridge.
 /// - Otherwise a device belongs to the first rule that matches it; a connected device that no rule claims is
 ///   disconnected, so a reload that drops a rule takes its connections down.
 /// - Eligible means: not denied, not `unavailable`, and a signal of at least `min_signal`. A connected device
@@ -52,7 +53,8 @@ public struct ConnectPolicy: Sendable {
         var claimed: [Int: [KnownDevice]] = [:]
         for device in devices {
             switch device.manual {
-            case .connected: continue
+            case .connected:
+                if !device.holdsConnection, device.status != .unavailable { decision.connect.append(device.address) }
             case .disconnected:
                 if device.holdsConnection { decision.disconnect.append(device.address) }
             case .none:

@@ -45,16 +45,19 @@ extension BridgeService {
         var answer: [String: JSONValue] = ["id": .string(id.rawValue), "alias": .string(record.alias)]
         var remember = fields["remember"]?.boolValue
         if name == "device/remember" { remember = remember ?? true }
+        var told: Task<Void, Never>?
         if let remember {
             setRemembered(id, remember)
+            told = tell(control, id, remembered: remember)
             answer["remembered"] = .bool(remember)
         }
         let timeout = options.connectionTimeout
         let seconds = timeout.components.seconds
-        let (base, remembering) = (answer, remember)
+        let (base, update) = (answer, told)
         return { () async throws(CommandError) -> JSONValue in
             var answer = base
-            if let remembering { await control.setRemembered(id, remembering) }
+            // The driver knows the device is remembered before it connects it.
+            await update?.value
             switch name {
             case "device/connect":
                 try await Self.within(timeout, "no connection to \(id) within \(seconds) s") { () async throws(CommandError) in
@@ -85,8 +88,20 @@ extension BridgeService {
     func announceRemembered() {
         for id in remembered.sorted() {
             guard let control = drivers[id.integration] as? any ConnectionControl else { continue }
-            Task { await control.setRemembered(id, true) }
+            tell(control, id, remembered: true)
         }
+    }
+
+    /// Hands one change of the remembered set to a driver, after every change handed over before it.
+    @discardableResult
+    private func tell(_ control: any ConnectionControl, _ id: DeviceID, remembered: Bool) -> Task<Void, Never> {
+        let previous = rememberedUpdates
+        let update = Task {
+            await previous?.value
+            await control.setRemembered(id, remembered)
+        }
+        rememberedUpdates = update
+        return update
     }
 
     /// Runs `body`, or fails with `message` once `timeout` has passed (the body is cancelled then).

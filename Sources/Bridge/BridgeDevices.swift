@@ -15,7 +15,7 @@ extension BridgeService {
                 logger.debug("State for an unknown device ignored", metadata: ["device.id": "\(id)"])
                 return
             }
-            let merged = record.state.merging(overlay: values)
+            let merged = record.state.merging(state: values)
             guard merged != record.state else { return }
             record.state = merged
             devices[id] = record

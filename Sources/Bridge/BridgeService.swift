@@ -22,6 +22,9 @@ public actor BridgeService: Service {
     var savedAliases: [DeviceID: String]
     /// Devices the user asked to remember (`device/remember`, `device/connect` with `remember`).
     var remembered: Set<DeviceID>
+    /// The latest change of the remembered set on its way to a driver; each waits for the one before, so a
+    /// driver sees remember and forget in the order the user sent them.
+    var rememberedUpdates: Task<Void, Never>?
     var integrationStatus: [Integration: IntegrationStatus] = [:]
     var restartRequired: [String] = []
     var inventoryScheduled = false

@@ -38,9 +38,10 @@ struct InboxQueue {
         guard case .device(let event) = input else { return append(.input(input)) }
         switch event {
         case .state(let id, let values):
-            if let token = openState[id], var waiting = states[token] {
-                // Overlays compose key by key; a later null must survive so it still deletes the key.
-                for (key, value) in values { waiting.values[key] = value }
+            if let token = openState[id], var waiting = states[token],
+                let composed = waiting.values.composing(stateChange: values)
+            {
+                waiting.values = composed
                 states[token] = waiting
                 return
             }

@@ -12,7 +12,9 @@ struct Interpolation {
             scalar.string = substitute(scalar.string, path: path)
             return .scalar(scalar)
         case .mapping(let mapping):
-            let pairs = mapping.map { pair in (pair.key, apply(to: pair.value, path: path + [pair.key.string ?? "?"])) }
+            let pairs = mapping.map { pair in
+                (Self.plainKey(pair.key), apply(to: pair.value, path: path + [pair.key.string ?? "?"]))
+            }
             return .mapping(Node.Mapping(pairs, mapping.tag, mapping.style, mapping.mark))
         case .sequence(let sequence):
             let nodes = sequence.enumerated().map { apply(to: $0.element, path: path + [String($0.offset)]) }
@@ -20,6 +22,13 @@ struct Interpolation {
         case .alias:
             return node
         }
+    }
+
+    /// Every key of this file is text. A quoted key such as `"3"` resolves to a string while Yams looks keys up
+    /// as plain scalars (where `3` is a number), so the lookup would miss it; written plain, both agree.
+    private static func plainKey(_ key: Node) -> Node {
+        guard case .scalar(let scalar) = key, scalar.style != .plain else { return key }
+        return .scalar(Node.Scalar(scalar.string, Tag(.implicit), .plain, scalar.mark))
     }
 
     private func substitute(_ text: String, path: [String]) -> String {

@@ -46,7 +46,15 @@ extension Configuration {
                 "away_after": .string(ble.awayAfter.description), "connect_rules": .number(Double(ble.connect.count)),
                 "deny": .array(ble.deny.map(JSONValue.string)),
             ],
-            "ev3": ["enabled": .bool(ev3.enabled)],
+            "ev3": [
+                "enabled": .bool(ev3.enabled),
+                "discovery": [
+                    "wifi": .bool(ev3.discovery.wifi), "beacon_port": .number(Double(ev3.discovery.beaconPort)),
+                    "usb": .bool(ev3.discovery.usb),
+                ],
+                "bricks": .array(ev3.bricks.map { .string($0.connection.description) }),
+                "poll_interval": .string(ev3.pollInterval.description),
+            ],
         ]
     }
 }

@@ -1,3 +1,4 @@
+public import BLEFormats
 public import BLEModels
 public import BridgeCore
 public import Logging
@@ -122,16 +123,15 @@ public struct BLESettings: Sendable, Equatable {
     public var connect: [ConnectRule] = []
     /// Addresses never connected (normalised `AA:BB:CC:DD:EE:FF`).
     public var deny: [String] = []
+    /// The advert formats that make a passive sensor appear, each once, in the order written.
+    public var passive: [PassiveFormat] = PassiveFormat.defaults
+    /// A device's state is published at least this often while its adverts keep coming.
+    public var stateInterval = ConfigDuration.seconds(60)
+    /// A change of RSSI alone publishes a device's state at most this often.
+    public var rssiInterval = ConfigDuration.seconds(60)
 
     /// The rules and the deny list as the connect policy takes them.
     public var rules: ConnectRules { ConnectRules(rules: connect, deny: deny) }
-    /// Creates the defaults.
-    public init() {}
-}
-
-/// The `ev3` section.
-public struct EV3Settings: Sendable, Equatable {
-    public var enabled = false
     /// Creates the defaults.
     public init() {}
 }

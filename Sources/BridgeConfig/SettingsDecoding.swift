@@ -1,3 +1,4 @@
+import BLEFormats
 import BLEModels
 import BridgeCore
 public import Logging
@@ -144,7 +145,8 @@ extension LIFXSettings: Decodable {
 
 extension BLESettings: Decodable {
     enum CodingKeys: String, CodingKey, CaseIterable {
-        case enabled, adapter, awayAfter = "away_after", connect, deny
+        case enabled, adapter, awayAfter = "away_after", connect, deny, passive, stateInterval = "state_interval"
+        case rssiInterval = "rssi_interval"
     }
 
     /// Decodes the `ble` section.
@@ -164,15 +166,30 @@ extension BLESettings: Decodable {
                 reader.collector.add(reader.path + ["deny", "Index \(index)"], error.description)
             }
         }
+        passive = Self.passiveFormats(reader)
+        stateInterval = reader.value(.stateInterval, default: stateInterval)
+        if stateInterval < .seconds(1) { reader.problem(.stateInterval, "must be at least 1s") }
+        // 0s publishes every reading: live signal at the cost of one publish per advert.
+        rssiInterval = reader.value(.rssiInterval, default: rssiInterval)
     }
-}
 
-extension EV3Settings: Decodable {
-    enum CodingKeys: String, CodingKey, CaseIterable { case enabled }
-
-    /// Decodes the `ev3` section.
-    public init(from decoder: any Decoder) throws {
-        let reader = try SectionReader(decoder, keys: CodingKeys.self)
-        enabled = reader.value(.enabled, default: false)
+    /// `passive`: format names in any case, each once; an unknown or repeated one is reported where it is written.
+    private static func passiveFormats(_ reader: SectionReader<CodingKeys>) -> [PassiveFormat] {
+        guard let names: [String] = reader.optional(.passive) else { return PassiveFormat.defaults }
+        var formats: [PassiveFormat] = []
+        for (index, name) in names.enumerated() {
+            let path = reader.path + ["passive", "Index \(index)"]
+            guard let format = PassiveFormat(rawValue: name.lowercased()) else {
+                let known = PassiveFormat.allCases.map(\.rawValue).joined(separator: ", ")
+                reader.collector.add(path, "\"\(name)\" is not a passive advert format (\(known))")
+                continue
+            }
+            guard !formats.contains(format) else {
+                reader.collector.add(path, "\"\(name)\" is listed twice")
+                continue
+            }
+            formats.append(format)
+        }
+        return formats
     }
 }

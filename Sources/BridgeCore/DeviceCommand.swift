@@ -113,34 +113,54 @@ public enum CommandParser {
     private static func validateAttribute(_ key: String, _ value: JSONValue, device: DeviceDescriptor)
         throws(CommandError) -> JSONValue
     {
-        let candidates = device.exposes.filter { $0.property == key && $0.isWritable }
+        try validate(key, value, among: device.exposes, path: [], lightKeys: true)
+    }
+
+    /// Validates one key of a `/set` object against the exposes at that level: the device's, or a composite's
+    /// features, whose values are objects validated key by key in turn. `path` leads to the level, for messages.
+    private static func validate(
+        _ key: String, _ value: JSONValue, among exposes: [Expose], path: [String], lightKeys: Bool
+    ) throws(CommandError) -> JSONValue {
+        let name = (path + [key]).joined(separator: ".")
+        let candidates = exposes.filter { $0.property == key && $0.isWritable }
         guard let expose = candidates.first else {
-            let writable = Set(device.exposes.filter(\.isWritable).flatMap { expose in
-                expose.kind == .light ? Array(LightCommand.keys) : [expose.property]
+            let writable = Set(exposes.filter(\.isWritable).flatMap { expose in
+                expose.kind == .light && lightKeys ? Array(LightCommand.keys) : [(path + [expose.property]).joined(separator: ".")]
             }).sorted()
-            throw CommandError("unknown or read-only attribute \"\(key)\" (writable: \(writable.joined(separator: ", ")))")
+            throw CommandError("unknown or read-only attribute \"\(name)\" (writable: \(writable.joined(separator: ", ")))")
         }
         switch expose.kind {
         case .numeric:
             let range = (expose.minimum ?? -Double.greatestFiniteMagnitude)...(expose.maximum ?? .greatestFiniteMagnitude)
-            return .number(try LightCommand.number(value, key, in: range))
+            return .number(try LightCommand.number(value, name, in: range))
         case .binary:
             let text = value.stringValue ?? value.boolValue.map { $0 ? expose.valueOn ?? "ON" : expose.valueOff ?? "OFF" }
             guard let text, [expose.valueOn, expose.valueOff, "TOGGLE"].contains(text) else {
-                throw CommandError("\(key) must be \(expose.valueOn ?? "ON"), \(expose.valueOff ?? "OFF") or TOGGLE")
+                throw CommandError("\(name) must be \(expose.valueOn ?? "ON"), \(expose.valueOff ?? "OFF") or TOGGLE")
             }
             return .string(text)
         case .enumeration, .action, .scene:
             let allowed = candidates.flatMap(\.values)
             guard let text = value.stringValue, allowed.contains(text) else {
-                throw CommandError("\(key) must be one of \(allowed.joined(separator: ", ")), not \(value.brief)")
+                throw CommandError("\(name) must be one of \(allowed.joined(separator: ", ")), not \(value.brief)")
             }
             return .string(text)
         case .text:
-            guard case .string = value else { throw CommandError("\(key) must be a string") }
+            guard case .string = value else { throw CommandError("\(name) must be a string") }
             return value
+        case .composite:
+            guard case .object(let fields) = value else {
+                let example = expose.features.first(where: \.isWritable)?.property ?? "…"
+                throw CommandError("\(name) must be an object such as {\"\(example)\": …}, not \(value.brief)")
+            }
+            guard !fields.isEmpty else { throw CommandError("nothing to set in \(name)") }
+            var result: [String: JSONValue] = [:]
+            for (inner, innerValue) in fields.sorted(by: { $0.key < $1.key }) {
+                result[inner] = try validate(inner, innerValue, among: expose.features, path: path + [key], lightKeys: false)
+            }
+            return .object(result)
         case .light:
-            throw CommandError("\(key) is not an attribute")
+            throw CommandError("\(name) is not an attribute")
         }
     }
 }

@@ -1,9 +1,10 @@
 /// One thing a device exposes (zigbee2mqtt style): a property of its state, how it may be accessed,
-/// and enough metadata to build a Home Assistant entity from it.
-public struct Expose: Sendable, Hashable, Encodable {
+/// and enough metadata to build a Home Assistant entity from it. A `composite` holds child exposes under
+/// its property, for nested state such as `{"motor_a": {"speed": 20, "position": 360}}`.
+public struct Expose: Sendable, Hashable {
     /// The shape of an exposed property.
     public enum Kind: String, Sendable, Hashable, Encodable {
-        case light, binary, numeric, enumeration = "enum", text, action, scene
+        case light, binary, numeric, enumeration = "enum", text, action, scene, composite
     }
 
     /// What a client may do with an exposed property (bit flags as in zigbee2mqtt).
@@ -25,7 +26,7 @@ public struct Expose: Sendable, Hashable, Encodable {
     public var kind: Kind
     /// Human name of the entity; nil marks the device's main feature.
     public var name: String?
-    /// Key in the device state and `/set` payloads.
+    /// Key in the device state and `/set` payloads; inside a composite, the key within the composite's object.
     public var property: String
     public var access: Access
     /// The Home Assistant object id; defaults to the property.
@@ -45,6 +46,8 @@ public struct Expose: Sendable, Hashable, Encodable {
     public var enabledByDefault: Bool = true
     /// Light capabilities, for `light` exposes.
     public var light: LightFeatures? = nil
+    /// The child exposes of a `composite`, each keyed by its own property inside the composite's object.
+    public var features: [Expose] = []
 
     /// The main light of a device.
     public static func light(_ features: LightFeatures) -> Expose {
@@ -98,64 +101,53 @@ public struct Expose: Sendable, Hashable, Encodable {
         Expose(kind: .scene, name: name, property: property, access: [.set], objectID: objectID, values: [value])
     }
 
+    /// Values nested under `property`, described by `features` (zigbee2mqtt's `composite`): binary, numeric,
+    /// enum, text, action and further composite exposes. Each leaf becomes its own Home Assistant entity, and
+    /// `/set` takes the writable ones nested the same way. Access is what the features allow together; a
+    /// `category` or a disabled default applies to every feature that sets none itself.
+    public static func composite(
+        _ property: String, name: String, features: [Expose], category: Category? = nil, enabledByDefault: Bool = true
+    ) -> Expose {
+        let access = features.reduce(into: Access()) { $0.formUnion($1.access) }
+        return Expose(
+            kind: .composite, name: name, property: property, access: access, category: category,
+            enabledByDefault: enabledByDefault, features: features)
+    }
+
     /// The entity's object id in discovery topics.
     public var entityObjectID: String { objectID ?? property }
 
-    /// Whether `/set` may write this property.
+    /// Whether `/set` may write this property (for a composite: one of its features).
     public var isWritable: Bool { access.contains(.set) }
 }
 
-/// Colour modes as Home Assistant names them.
-public enum ColorMode: String, Sendable, Hashable, Codable, CaseIterable {
-    case onoff, brightness, hs
-    case colorTemp = "color_temp"
-}
-
-/// What a light can do.
-public struct LightFeatures: Sendable, Hashable, Encodable {
-    /// Colour modes beyond on/off; empty means on/off only.
-    public var colorModes: [ColorMode]
-    /// Whether brightness can be set.
-    public var brightness: Bool
-    /// Colour temperature range in kelvin, when `colorTemp` is supported.
-    public var kelvinRange: ClosedRange<Int>?
-    /// Effect names accepted by `effect`.
-    public var effects: [String]
-    /// Whether a transition time is honoured.
-    public var transition: Bool
-
-    /// Creates light features.
-    public init(
-        colorModes: [ColorMode], brightness: Bool = true, kelvinRange: ClosedRange<Int>? = nil,
-        effects: [String] = [], transition: Bool = true
-    ) {
-        self.colorModes = colorModes
-        self.brightness = brightness
-        self.kelvinRange = kelvinRange
-        self.effects = effects
-        self.transition = transition
-    }
-
-    /// The modes to announce to Home Assistant: `onoff` or `brightness` stand alone, as its schema demands.
-    public var supportedColorModes: [ColorMode] {
-        let modes = colorModes.filter { $0 == .hs || $0 == .colorTemp }
-        if !modes.isEmpty { return modes }
-        return brightness ? [.brightness] : [.onoff]
-    }
-
+extension Expose: Encodable {
     private enum CodingKeys: String, CodingKey {
-        case colorModes = "color_modes", brightness, minKelvin = "min_kelvin", maxKelvin = "max_kelvin", effects,
-            transition
+        case kind = "type", name, property, access, objectID, unit, minimum, maximum, step, values, valueOn, valueOff,
+            deviceClass, stateClass, category, icon, enabledByDefault, light, features
     }
 
-    /// Encodes with flat kelvin bounds for `bridge/devices`.
+    /// Encodes for `bridge/devices` in zigbee2mqtt's shape: `type`, and `features` only on composites.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(supportedColorModes, forKey: .colorModes)
-        try container.encode(brightness, forKey: .brightness)
-        try container.encodeIfPresent(kelvinRange?.lowerBound, forKey: .minKelvin)
-        try container.encodeIfPresent(kelvinRange?.upperBound, forKey: .maxKelvin)
-        try container.encode(effects, forKey: .effects)
-        try container.encode(transition, forKey: .transition)
+        try container.encode(kind, forKey: .kind)
+        try container.encodeIfPresent(name, forKey: .name)
+        try container.encode(property, forKey: .property)
+        try container.encode(access, forKey: .access)
+        try container.encodeIfPresent(objectID, forKey: .objectID)
+        try container.encodeIfPresent(unit, forKey: .unit)
+        try container.encodeIfPresent(minimum, forKey: .minimum)
+        try container.encodeIfPresent(maximum, forKey: .maximum)
+        try container.encodeIfPresent(step, forKey: .step)
+        if !values.isEmpty { try container.encode(values, forKey: .values) }
+        try container.encodeIfPresent(valueOn, forKey: .valueOn)
+        try container.encodeIfPresent(valueOff, forKey: .valueOff)
+        try container.encodeIfPresent(deviceClass, forKey: .deviceClass)
+        try container.encodeIfPresent(stateClass, forKey: .stateClass)
+        try container.encodeIfPresent(category, forKey: .category)
+        try container.encodeIfPresent(icon, forKey: .icon)
+        try container.encode(enabledByDefault, forKey: .enabledByDefault)
+        try container.encodeIfPresent(light, forKey: .light)
+        if kind == .composite { try container.encode(features, forKey: .features) }
     }
 }

@@ -134,4 +134,38 @@ extension Dictionary where Key == String, Value == JSONValue {
         }
         return result
     }
+
+    /// Overlays a state change onto a state: an object merges into the object already under its key, level
+    /// by level (so `{"motor_a": {"speed": 20}}` keeps `motor_a.position`), and a `null` at any level
+    /// removes that key.
+    public func merging(state change: [String: JSONValue]) -> [String: JSONValue] {
+        var result = self
+        for (key, value) in change {
+            switch (result[key], value) {
+            case (_, .null): result[key] = nil
+            case (.object(let current)?, .object(let inner)): result[key] = .object(current.merging(state: inner))
+            case (_, .object(let inner)): result[key] = .object([:].merging(state: inner))
+            default: result[key] = value
+            }
+        }
+        return result
+    }
+
+    /// Composes two state changes into one with the effect of applying both in turn: nested objects compose
+    /// level by level, and a `null` is kept, so it still removes the key when the result is applied. Nil when
+    /// no single change has that effect: an object after a `null` or a scalar under the same key would merge
+    /// into what the earlier change removed or replaced.
+    public func composing(stateChange later: [String: JSONValue]) -> [String: JSONValue]? {
+        var result = self
+        for (key, value) in later {
+            switch (result[key], value) {
+            case (.object(let earlier)?, .object(let inner)):
+                guard let composed = earlier.composing(stateChange: inner) else { return nil }
+                result[key] = .object(composed)
+            case (_?, .object): return nil
+            default: result[key] = value
+            }
+        }
+        return result
+    }
 }

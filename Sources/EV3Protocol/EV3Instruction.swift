@@ -64,6 +64,8 @@ struct EV3GlobalSlot: Sendable, Hashable {
     static let int16 = EV3GlobalSlot(width: 2, count: 1)
     static let int32 = EV3GlobalSlot(width: 4, count: 1)
     static let float = EV3GlobalSlot(width: 4, count: 1)
+    /// A DATA8 the firmware's validator checks as a 32-bit parameter (the values after a PARNO count).
+    static let int8Aligned = EV3GlobalSlot(width: 4, count: 1)
     static func bytes(_ count: Int) -> EV3GlobalSlot { EV3GlobalSlot(width: 1, count: count) }
 }
 

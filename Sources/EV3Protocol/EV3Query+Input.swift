@@ -35,10 +35,14 @@ extension EV3Query where Value == [Int32?] {
 
 extension EV3Query where Value == [Int8?] {
     /// READY_PCT (`99 1B`): `values` (1–8) readings in percent, `nil` where the port has none.
+    ///
+    /// The values are bytes, but each gets a 4-byte aligned slot: the firmware's validator checks every value
+    /// after a PARNO count as a 32-bit parameter (`validate.c`), so a READY_PCT output at an odd offset fails the
+    /// whole command. The brick writes the first byte of each slot and leaves the other three as they were.
     public static func readyPct(
         _ port: EV3InputPort, type: EV3DeviceType = .keep, mode: Int = -1, values: Int
     ) throws(EV3EncodingError) -> Self {
-        try ready("READY_PCT", 0x1B, port, type, mode, values, .int8, EV3Values.int8)
+        try ready("READY_PCT", 0x1B, port, type, mode, values, .int8Aligned, EV3Values.int8)
     }
 }
 

@@ -26,7 +26,7 @@ struct BLEBench {
         try await standIn.mock("AddNova", [.string("hci0"), .string("AA:BB:CC:DD:EE:01")])
         let config = TestConfig.yaml(
             port: broker.port, base: "bench_ble", logLevel: "warning",
-            extra: "ble:\n  enabled: true\n  connect:\n    - match: {class: nova}\n      policy: never\n")
+            extra: "ble:\n  enabled: true\n  rssi_interval: 0s\n  connect:\n    - match: {class: nova}\n      policy: never\n")
         let process = try BridgeProcess.start(config: config, environment: standIn.environment)
         try await process.waitUntilReady(on: broker, base: "bench_ble")
         try await waitUntil("the Nova published", timeout: .seconds(20)) { try await broker.retained("bench_ble/ble_aabbccddee01") != nil }
@@ -66,7 +66,7 @@ struct BLEBench {
     /// The daemon's memory with `count` BLE devices in range and published (admitted through a permit window).
     func memory(devices count: Int) async throws -> Double {
         let standIn = try await BlueZStandIn.start()
-        let config = TestConfig.yaml(port: broker.port, base: "bench_ble_rss", logLevel: "warning", extra: "ble:\n  enabled: true\n")
+        let config = TestConfig.yaml(port: broker.port, base: "bench_ble_rss", logLevel: "warning", extra: "ble:\n  enabled: true\n  rssi_interval: 0s\n")
         let process = try BridgeProcess.start(config: config, environment: standIn.environment)
         try await process.waitUntilReady(on: broker, base: "bench_ble_rss")
         let client = try await TestClient.connect(to: broker)

@@ -64,6 +64,34 @@ struct Bench: AsyncParsableCommand {
                 format: "BLE daemon CPU %.3f s per 1,000 signals; RSS %.1f MiB before the burst, %.1f MiB after",
                 ingest.cpuPerThousand, ingest.rssBefore, ingest.rssAfter))
         print(String(format: "RSS with 1,000 BLE devices in range and published: %.1f MiB", try await bench.memory(devices: 1000)))
+        try await passive(broker)
+        let nova = try await NovaBench(broker: broker).run(samples: min(samples, 100))
+        print("Nova, external MQTT client → release daemon → BlueZ stand-in, same client and run:")
+        print("  broker echo, QoS 1:                       \(nova.echo.summary)")
+        print(
+            "  /set → Nova frame at the flash, QoS 1     \(nova.setToFrame.summary)  "
+                + String(
+                    format: "adds p50 %+.2f ms, p99 %+.2f ms over the echo",
+                    nova.setToFrame.percentile(50) - nova.echo.percentile(50), nova.setToFrame.percentile(99) - nova.echo.percentile(99)))
+    }
+
+    /// Passive sensors: decoded adverts next to the bare receiver, CPU, memory, a 10 Hz advertiser's publishes.
+    private func passive(_ broker: Broker) async throws {
+        let bench = PassiveBench(broker: broker)
+        let ingest = try await bench.ingest(count: 20_000)
+        let bare = Double(ingest.count) / ingest.bareSeconds
+        let bridge = Double(ingest.count) / ingest.bridgeSeconds
+        print(
+            String(
+                format: "BTHome burst of %d adverts, each a new value: bare libdbus receiver %.0f/s, decoded and published by the daemon %.0f/s (%.0f %%), CPU %.3f s per 1,000 adverts; final temperature %@",
+                ingest.count, bare, bridge, bridge / bare * 100, ingest.cpuPerThousand, ingest.final?.jsonString ?? "missing"))
+        let memory = try await bench.memory(count: 1000)
+        print(
+            String(
+                format: "RSS idle %.1f MiB; with 1,000 BTHome sensors %.1f MiB; after 1,000 random addresses too %.1f MiB (retained topics %d before, %d after)",
+                memory.idle, memory.sensors, memory.random, memory.topicsBefore, memory.topicsAfter))
+        let published = try await bench.chatty(seconds: 60)
+        print("A 10 Hz BTHome advertiser with unchanging values for 60 s (default intervals): \(published) state publishes")
     }
 
     /// The figures users feel, from an external client against the daemon, next to the broker's own echo.

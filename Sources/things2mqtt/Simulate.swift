@@ -5,7 +5,7 @@ import Logging
 
 /// `things2mqtt simulate …`: device simulators for demos and tests.
 struct Simulate: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Run a device simulator.", subcommands: [SimulateLIFX.self])
+    static let configuration = CommandConfiguration(abstract: "Run a device simulator.", subcommands: [SimulateLIFX.self, SimulateEV3.self])
 }
 
 /// `things2mqtt simulate lifx`: a LIFX cloud on this machine, speaking the real HTTP API.

@@ -51,6 +51,14 @@ struct BLEAddressTests {
         #expect(uuid == (try BLEUUID(canonical)))
     }
 
+    @Test("16-bit SIG UUIDs convert both ways; other UUIDs have no 16-bit form")
+    func sixteenBit() throws {
+        #expect(BLEUUID(uuid16: 0x180D) == (try BLEUUID("180d")) && BLEUUID(uuid16: 0xFCD2).description.hasPrefix("0000fcd2-"))
+        #expect(BLEUUID(uuid16: 0).uuid16 == 0 && BLEUUID(uuid16: 0xFFFF).uuid16 == 0xFFFF)
+        #expect(try BLEUUID("2a37").uuid16 == 0x2A37)
+        #expect(try BLEUUID("12345678").uuid16 == nil && (try BLEUUID("6e400001-b5a3-f393-e0a9-e50e24dcca9e")).uuid16 == nil)
+    }
+
     @Test(
         "malformed UUIDs are errors",
         arguments: ["", "fff", "fffg", "0x", "0xfff0fff0fff0", "0000fff0-0000-1000-8000-00805f9b34f",

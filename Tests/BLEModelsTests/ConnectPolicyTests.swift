@@ -47,6 +47,8 @@ struct ConnectPolicyTests {
             [held(nova(a, 1.0, .ready), .connected), nova(b, 0.3)], [b], []
         ),
         ("manual connect survives never", rules(.never), [held(nova(a, 1.0, .ready), .connected)], [], []),
+        ("manual connect is connected again when it dropped", rules(.never), [held(nova(a, 1.0), .connected)], [a], []),
+        ("manual connect waits while out of range", rules(.all), [held(nova(a, 1.0, .unavailable), .connected)], [], []),
         ("all: every eligible one", rules(.all), [nova(a, 0.2), nova(b, 0.9), nova(c, 0.3, .ready)], [a, b], []),
         ("all: not the unavailable", rules(.all), [nova(a, 0.9, .unavailable), nova(b, nil)], [], []),
         (

@@ -1,3 +1,4 @@
+import BLEFormats
 import BLEModels
 import BridgeConfig
 import BridgeCore
@@ -82,6 +83,44 @@ struct BLEConfigTests {
         } catch {
             #expect(error.description.contains("ble.yaml:2:15: ble.away_after: must be at least 1s"), "\(error)")
             #expect(error.description.contains("ble.yaml:3:10: ble.deny[0]: address \"aa:bb\" is not six octets"), "\(error)")
+        }
+    }
+
+    @Test("passive formats and the state and RSSI intervals: defaults, and values in any case")
+    func passive() throws {
+        let defaults = try ConfigLoader.parse(yaml: "ble:\n  enabled: true\n", file: "ble.yaml").ble
+        #expect(defaults.passive == [.bthome, .atc, .pvvx])
+        #expect(defaults.stateInterval == .seconds(60) && defaults.rssiInterval == .seconds(60))
+        let yaml = "ble:\n  passive: [iBeacon, eddystone, BTHome]\n  state_interval: 5m\n  rssi_interval: 10s\n"
+        let ble = try ConfigLoader.parse(yaml: yaml, file: "ble.yaml").ble
+        #expect(ble.passive == [.ibeacon, .eddystone, .bthome])
+        #expect(ble.stateInterval == .seconds(300) && ble.rssiInterval == .seconds(10))
+        #expect(try ConfigLoader.parse(yaml: "ble:\n  passive: []\n", file: "ble.yaml").ble.passive.isEmpty)
+        let block = "ble:\n  passive:\n    - pvvx\n    - atc\n"
+        #expect(try ConfigLoader.parse(yaml: block, file: "ble.yaml").ble.passive == [.pvvx, .atc])
+    }
+
+    @Test(
+        "a bad passive format or interval is reported at its line and column",
+        arguments: [
+            ("  passive: [bthome, xiaomi]\n", 2, 21, "ble.passive[1]", "\"xiaomi\" is not a passive advert format (bthome, atc"),
+            ("  passive:\n    - atc\n    - ruuvi\n", 4, 7, "ble.passive[1]", "\"ruuvi\" is not a passive advert format"),
+            ("  passive: [atc, pvvx, ATC]\n", 2, 24, "ble.passive[2]", "\"ATC\" is listed twice"),
+            ("  passive: bthome\n", 2, 12, "ble.passive", "expected"),
+            ("  state_interval: 500ms\n", 2, 19, "ble.state_interval", "must be at least 1s"),
+            ("  rssi_interval: soon\n", 2, 18, "ble.rssi_interval", "is not a duration"),
+        ])
+    func passiveErrors(section: String, line: Int, column: Int, keyPath: String, message: String) {
+        let yaml = "ble:\n" + section
+        do {
+            _ = try ConfigLoader.parse(yaml: yaml, file: "ble.yaml")
+            Issue.record("\(yaml) was accepted")
+        } catch {
+            let issue = error.issues.first
+            #expect(error.issues.count == 1, "\(error)")
+            #expect(issue?.keyPath == keyPath, "\(error)")
+            #expect(issue?.message.contains(message) == true, "\(error)")
+            #expect(issue.map { ($0.line, $0.column) } ?? (0, 0) == (line, column), "\(error)")
         }
     }
 }

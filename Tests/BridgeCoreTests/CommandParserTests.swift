@@ -89,7 +89,7 @@ struct CommandParserTests {
 
     @Test("a colour light", arguments: colorLightCases)
     func colorLight(_ testCase: SetCase) {
-        check(testCase, device: Devices.colorLight)
+        Self.check(testCase, device: Devices.colorLight)
     }
 
     static let limitedLightCases: [(DeviceDescriptor, SetCase)] = [
@@ -103,7 +103,7 @@ struct CommandParserTests {
 
     @Test("lights with fewer features", arguments: limitedLightCases)
     func limitedLights(device: DeviceDescriptor, testCase: SetCase) {
-        check(testCase, device: device)
+        Self.check(testCase, device: device)
     }
 
     static let sensorCases: [SetCase] = [
@@ -126,7 +126,7 @@ struct CommandParserTests {
 
     @Test("a device with writable attributes", arguments: sensorCases)
     func sensor(_ testCase: SetCase) {
-        check(testCase, device: Devices.sensor)
+        Self.check(testCase, device: Devices.sensor)
     }
 
     @Test(
@@ -153,7 +153,7 @@ struct CommandParserTests {
         }
     }
 
-    private func check(_ testCase: SetCase, device: DeviceDescriptor) {
+    static func check(_ testCase: SetCase, device: DeviceDescriptor) {
         let result = Result { () throws(CommandError) in
             try CommandParser.parseSet(payload: Array(testCase.payload.utf8), attribute: testCase.attribute, device: device)
         }

@@ -81,6 +81,23 @@ struct ConnectionRequestTests {
         await bridge.stop()
     }
 
+    @Test("a quick run of remember and forget reaches the driver in the order it was sent")
+    func rememberOrder() async throws {
+        let bridge = try await start()
+        let driver = try #require(bridge.connecting[.ble])
+        // Under the inbox's 32 messages per topic, so none is refused.
+        for round in 0..<30 {
+            let remember = round % 2 == 0
+            bridge.send("t2m/bridge/request/device/remember", #"{"device": "porch/sensor", "remember": \#(remember), "transaction": \#(round)}"#)
+        }
+        _ = try await bridge.waitForPublish("t2m/bridge/response/device/remember") { $0.json?["transaction"] == 29 }
+        // The last request forgot the device; every change before it must have reached the driver first.
+        try await waitUntil("the driver holding the last word") { driver.rememberedCalls.count == 30 }
+        #expect(driver.rememberedCalls.map(\.1) == (0..<30).map { $0 % 2 == 0 })
+        #expect(driver.remembered.isEmpty)
+        await bridge.stop()
+    }
+
     @Test("remembering is persisted, shown in bridge/devices, told to the driver, and told again at start-up")
     func remember() async throws {
         let saved = Mutex<[Set<DeviceID>]>([])

@@ -81,10 +81,25 @@ struct BatchTests {
         let raw = batch.append(try .readyRaw(.sensor(1)!, values: 2))
         let percent = batch.append(try .readyPct(.sensor(1)!, values: 2))
         let read = batch.append(try .inputRead(.sensor(1)!))
-        let reply = EV3DirectReply(counter: 0, status: .ok, globals: hex("00 00 00 80 FF FF FF 7F 80 7F 81"))
+        let reply = EV3DirectReply(
+            counter: 0, status: .ok, globals: hex("00 00 00 80 FF FF FF 7F 80 AA AA AA 7F 55 55 55 81"))
         #expect(try batch.read(raw, from: reply) == [nil, .max])
         #expect(try batch.read(percent, from: reply) == [nil, 127])
         #expect(try batch.read(read, from: reply) == -127)
+    }
+
+    @Test("READY_PCT values sit on 4-byte boundaries even among bytes: the validator checks them as 32-bit")
+    func percentAligned() throws {
+        var batch = EV3Batch()
+        let level = batch.append(.batteryPercent)
+        let percent = batch.append(try .readyPct(.sensor(2)!, values: 3))
+        let button = batch.append(.buttonPressed(.up))
+        #expect(batch.offsets(of: percent) == [0, 4, 8])
+        #expect(batch.offsets(of: level) == [12] && batch.offsets(of: button) == [13])
+        #expect(batch.globalSize == 14)
+        let reply = EV3DirectReply(counter: 0, status: .ok, globals: hex("05 EE EE EE 80 EE EE EE 64 00 00 00 2A 01"))
+        #expect(try batch.read(percent, from: reply) == [5, nil, 100])
+        #expect(try batch.read(level, from: reply) == 42 && batch.read(button, from: reply))
     }
 
     @Test("a string with no NUL in its buffer is taken whole")

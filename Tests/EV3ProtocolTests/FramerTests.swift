@@ -87,3 +87,25 @@ struct FramerTests {
         #expect(count == 8_000)
     }
 }
+
+@Suite("EV3 USB reports")
+struct USBReportTests {
+    @Test("an output report is report number 0, the frame, and zeros up to 1025 bytes")
+    func output() {
+        let frame = hex("0C 00 01 00 00 04 00 3A 83 01 00 00 00 60")
+        let report = EV3USBReport.output(frame)
+        #expect(report.count == 1025)
+        #expect(report[0] == 0 && Array(report[1...14]) == frame && report[15...].allSatisfy { $0 == 0 })
+    }
+
+    @Test(
+        "an input report gives the frame its length field announces, whatever follows it",
+        arguments: [
+            ("07 00 01 00 02 01 00 00 00" + String(repeating: " EE", count: 1015), "07 00 01 00 02 01 00 00 00"),
+            ("03 00 2B 00 04" + String(repeating: " 00", count: 1019), "03 00 2B 00 04"),
+            ("FF FF 01 00 02", "-"), ("02 00 01 00", "-"), ("07 00 01 00 02", "-"), ("07", "-"),
+        ])
+    func input(report: String, expected: String) {
+        #expect(EV3USBReport.frame(in: hex(report)).map { hex($0) } ?? "-" == expected)
+    }
+}

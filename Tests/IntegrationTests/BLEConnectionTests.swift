@@ -23,7 +23,7 @@ struct BLEConnectionTests {
         let client = try await TestClient.connect(to: broker)
         let mark = try await client.watchEvents()
         let config = TestConfig.yaml(
-            port: broker.port, extra: "ble:\n  enabled: true\n  connect:\n    - match: {class: nova}\n      policy: all\n")
+            port: broker.port, extra: "ble:\n  enabled: true\n  rssi_interval: 0s\n  connect:\n    - match: {class: nova}\n      policy: all\n")
         let bridge = try BridgeProcess.start(config: config, environment: standIn.environment)
         try await bridge.waitUntilReady(on: broker)
         try await broker.waitForRetained("t2m/ble_aabbccddee01", timeout: .seconds(30)) { $0.json?["status"] == "ready" }
@@ -46,15 +46,8 @@ struct BLEConnectionTests {
 
     @Test("a device remembered through device/connect is connected again by the remembered policy after a restart")
     func rememberedAcrossRestart() async throws {
-        let broker = try await Broker.start()
-        let standIn = try await BlueZStandIn.start()
-        try await standIn.mock("AddNova", [.string("hci0"), .string("AA:BB:CC:DD:EE:01")])
-        try await standIn.mock("AddNova", [.string("hci0"), .string("AA:BB:CC:DD:EE:02")])
-        let config = TestConfig.yaml(
-            port: broker.port,
-            extra: "ble:\n  enabled: true\n  connect:\n    - match: {class: nova}\n      policy: remembered\n")
-        let bridge = try BridgeProcess.start(config: config, environment: standIn.environment)
-        try await bridge.waitUntilReady(on: broker)
+        let rig = try await BLERig.start(novas: ["AA:BB:CC:DD:EE:01", "AA:BB:CC:DD:EE:02"], ble: BLERig.novaRule("remembered"))
+        let (broker, standIn, bridge) = (rig.broker, rig.standIn, rig.bridge)
         try await broker.waitForRetained("t2m/ble_aabbccddee01") { $0.json?["status"] == "available" }
         let client = try await TestClient.connect(to: broker)
         let connected = try await client.request("device/connect", #"{"device": "ble_aabbccddee01", "remember": true}"#)
@@ -66,9 +59,7 @@ struct BLEConnectionTests {
         // bluetoothd drops the link while the bridge is away; the next bridge starts from the file alone.
         _ = try await standIn.control.call(
             destination: "org.bluez", path: Self.nova, interface: "org.bluez.Device1", method: "Disconnect")
-        let restarted = try BridgeProcess.start(
-            config: config, files: ["things2mqtt-aliases.json": memory], environment: standIn.environment)
-        try await restarted.waitUntilReady(on: broker)
+        let restarted = try await rig.restartBridge(files: ["things2mqtt-aliases.json": memory])
         try await broker.waitForRetained("t2m/ble_aabbccddee01") { $0.json?["status"] == "ready" }
         try await broker.waitForRetained("t2m/bridge/devices") { Self.remembered("ble_aabbccddee01", in: $0.json) }
         // The policy connects only what was remembered.
@@ -77,6 +68,37 @@ struct BLEConnectionTests {
         try await client.expectHealthy()
         #expect(try await broker.retainedJSON("t2m/ble_aabbccddee02")?["status"] == "available")
         #expect(try await restarted.terminate() == 0)
+        await client.close()
+    }
+
+    @Test("a device connected by hand is connected again when bluetoothd comes back, and a failed manual connect holds nothing")
+    func manualAcrossBluetoothdRestart() async throws {
+        let rig = try await BLERig.start(novas: ["AA:BB:CC:DD:EE:01"], ble: BLERig.novaRule("never"))
+        let (broker, standIn, bridge) = (rig.broker, rig.standIn, rig.bridge)
+        try await standIn.advertise(Self.nova, rssi: -50)
+        try await broker.waitForRetained("t2m/ble_aabbccddee01") { $0.json?["status"] == "available" }
+        let client = try await TestClient.connect(to: broker)
+        #expect(try await client.request("device/connect", #"{"device": "ble_aabbccddee01"}"#)["status"] == "ok")
+
+        try await standIn.restart()
+        try await broker.waitForRetained("t2m/ble_aabbccddee01") { $0.json?["status"] == "unavailable" }
+        // bluetoothd is back and finds the flash again.
+        try await standIn.mock("AddNova", [.string("hci0"), .string("AA:BB:CC:DD:EE:01")])
+        try await standIn.advertise(Self.nova, rssi: -50)
+        try await broker.waitForRetained("t2m/ble_aabbccddee01", timeout: .seconds(20)) { $0.json?["status"] == "ready" }
+
+        // A second flash whose manual connect fails is not retried behind the user's back.
+        try await standIn.mock("AddNova", [.string("hci0"), .string("AA:BB:CC:DD:EE:02")])
+        let second = BlueZStandIn.devicePath("AA:BB:CC:DD:EE:02")
+        try await standIn.advertise(second, rssi: -50)
+        try await broker.waitForRetained("t2m/ble_aabbccddee02") { $0.json?["status"] == "available" }
+        try await standIn.mock("FailNextConnects", [.string(second), .uint32(1), .string("le-connection-abort-by-local")])
+        #expect(try await client.request("device/connect", #"{"device": "ble_aabbccddee02"}"#)["status"] == "error")
+        // A retry would come after the 2–2.4 s back-off and the next once-a-second review.
+        try await Task.sleep(for: .seconds(4))
+        let attempts = try await standIn.mock("GetConnectAttempts", [.string(second)]).first?.array ?? []
+        #expect(attempts.count == 1)
+        #expect(try await bridge.terminate() == 0)
         await client.close()
     }
 }

@@ -12,7 +12,7 @@ struct BLEPolicyTests {
         let standIn = try await BlueZStandIn.start()
         let config = TestConfig.yaml(
             port: broker.port,
-            extra: "ble:\n  enabled: true\n  connect:\n    - match: {class: nova}\n      policy: closest\n      max_devices: 1\n")
+            extra: "ble:\n  enabled: true\n  rssi_interval: 0s\n  connect:\n    - match: {class: nova}\n      policy: closest\n      max_devices: 1\n")
         let bridge = try BridgeProcess.start(config: config, environment: standIn.environment)
         try await bridge.waitUntilReady(on: broker)
         try await broker.waitForRetained("t2m/bridge/info") { $0.json?["integrations"]?["ble"]?["status"] == "running" }
@@ -41,13 +41,8 @@ struct BLEPolicyTests {
 
     @Test("closest moves the connection to a Nova that has stayed clearly stronger for the hold time, not before")
     func closestCrossing() async throws {
-        let broker = try await Broker.start()
-        let standIn = try await BlueZStandIn.start()
-        let config = TestConfig.yaml(
-            port: broker.port,
-            extra: "ble:\n  enabled: true\n  connect:\n    - match: {class: nova}\n      policy: closest\n")
-        let bridge = try BridgeProcess.start(config: config, environment: standIn.environment)
-        try await bridge.waitUntilReady(on: broker)
+        let rig = try await BLERig.start(ble: BLERig.novaRule("closest"))
+        let (broker, standIn, bridge) = (rig.broker, rig.standIn, rig.bridge)
         let first = BlueZStandIn.devicePath("AA:BB:CC:DD:EE:01"), second = BlueZStandIn.devicePath("AA:BB:CC:DD:EE:02")
         try await standIn.mock("AddNova", [.string("hci0"), .string("AA:BB:CC:DD:EE:01")])
         try await standIn.mock("AdvertiseBurst", [.string(first), .uint32(32), .int32(-40)])

@@ -15,7 +15,7 @@ struct BLEPresenceTests {
         try await standIn.mock("AddNova", [.string("hci0"), .string("AA:BB:CC:DD:EE:01")])
         let config = TestConfig.yaml(
             port: broker.port,
-            extra: "ble:\n  enabled: true\n  away_after: 2s\n  connect:\n    - match: {class: nova}\n      policy: never\n")
+            extra: "ble:\n  enabled: true\n  rssi_interval: 0s\n  away_after: 2s\n  connect:\n    - match: {class: nova}\n      policy: never\n")
         let bridge = try BridgeProcess.start(config: config, environment: standIn.environment)
         try await bridge.waitUntilReady(on: broker)
         try await broker.waitForRetained("t2m/ble_aabbccddee01/availability", equals: ["state": "online"])
@@ -39,14 +39,8 @@ struct BLEPresenceTests {
 
     @Test("a flood of random addresses creates no device, no topic and no discovery config; it is only counted")
     func randomAddressFlood() async throws {
-        let broker = try await Broker.start()
-        let standIn = try await BlueZStandIn.start()
-        try await standIn.mock("AddNova", [.string("hci0"), .string("AA:BB:CC:DD:EE:01")])
-        let config = TestConfig.yaml(
-            port: broker.port,
-            extra: "ble:\n  enabled: true\n  connect:\n    - match: {class: nova}\n      policy: never\n")
-        let bridge = try BridgeProcess.start(config: config, environment: standIn.environment)
-        try await bridge.waitUntilReady(on: broker)
+        let rig = try await BLERig.start(novas: ["AA:BB:CC:DD:EE:01"], ble: BLERig.novaRule("never"))
+        let (broker, standIn, bridge) = (rig.broker, rig.standIn, rig.bridge)
         try await broker.waitForRetained("t2m/ble_aabbccddee01") { $0.json?["status"] == "available" }
         let client = try await TestClient.connect(to: broker)
         try await client.subscribe("t2m/#")

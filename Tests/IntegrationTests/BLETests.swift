@@ -8,7 +8,7 @@ import TestSupport
 struct BLETests {
     static let nova = "/org/bluez/hci0/dev_AA_BB_CC_DD_EE_01"
     static func config(_ port: Int) -> String {
-        TestConfig.yaml(port: port, extra: "ble:\n  enabled: true\n  connect:\n    - match: {class: nova}\n      policy: never\n")
+        TestConfig.yaml(port: port, extra: "ble:\n  enabled: true\n  rssi_interval: 0s\n  connect:\n    - match: {class: nova}\n      policy: never\n")
     }
 
     func devices(_ broker: Broker) async throws -> [String] {

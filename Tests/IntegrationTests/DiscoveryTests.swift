@@ -55,7 +55,7 @@ struct DiscoveryTests {
         #expect(signal["unique_id"] == "lifx_d073d5000001_signal_t2m")
         #expect(signal["default_entity_id"] == "sensor.kitchen_ceiling_signal")
         #expect(signal["entity_category"] == "diagnostic")
-        #expect(signal["value_template"] == "{{ value_json.signal }}")
+        #expect(signal["value_template"] == "{{ value_json['signal'] if value_json['signal'] is defined else 'None' }}")
         #expect(signal["device"] == device)
 
         let bridgeConfig = try #require(

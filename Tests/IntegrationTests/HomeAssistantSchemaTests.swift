@@ -5,20 +5,33 @@ import Foundation
 import Testing
 import TestSupport
 
-@Suite("Discovery payloads pass Home Assistant 2024.1's own schemas", .tags(.integration), .timeLimit(.minutes(3)))
+/// Every entity kind the bridge publishes goes through a real Home Assistant: the legacy payloads through
+/// 2024.1 and the default ones through 2025.4. Each config's value templates are also rendered against the
+/// device's retained state and against an empty one, which must not make Home Assistant log anything.
+@Suite("Discovery payloads pass Home Assistant's own schemas", .tags(.integration), .timeLimit(.minutes(5)))
 struct HomeAssistantSchemaTests {
-    @Test("legacy mode: light, sensor-like device, a Nova flash, a plain BLE device and bridge device")
+    @Test("legacy mode passes Home Assistant 2024.1")
     func legacyPayloads() async throws {
-        let venv = ProcessInfo.processInfo.environment["HA2024_VENV"] ?? "/opt/ha2024"
-        try #require(
-            FileManager.default.isExecutableFile(atPath: venv + "/bin/python"),
-            "Home Assistant 2024.1 venv missing at \(venv): run Tests/ha-schema/setup.sh")
+        try await checkEveryKind(legacy: true, with: .legacy)
+    }
+
+    @Test("the default mode passes Home Assistant 2025.4")
+    func currentPayloads() async throws {
+        try await checkEveryKind(legacy: false, with: .current)
+    }
+
+    /// LIFX-style lights (colour, white, on/off), LIFX scenes, a device with every other expose kind, a Nova
+    /// flash, a plain BLE device and the bridge's own entities.
+    private func checkEveryKind(legacy: Bool, with release: HomeAssistantChecker.Release) async throws {
         let broker = try await Broker.start()
         let extra = "devices:\n  lifx_d073d5000001:\n    alias: kitchen/ceiling\n  ble_a4c138aabbcc:\n    alias: Bedroom Sensor\n"
         let bridge = try await InProcessBridge.start(
-            broker: broker, yaml: TestConfig.yaml(port: broker.port, legacy: true, extra: extra), integrations: [.lifx, .ble])
-        bridge.driver(.lifx).announce(Fixtures.colorLight(), state: ["state": "ON"])
-        bridge.driver(.ble).announce(Fixtures.sensorBox(), state: ["temperature": 21.5])
+            broker: broker, yaml: TestConfig.yaml(port: broker.port, legacy: legacy, extra: extra), integrations: [.lifx, .ble])
+        bridge.driver(.lifx).announce(Fixtures.colorLight(), state: ["state": "ON", "brightness": 128, "color_temp": 4000])
+        bridge.driver(.lifx).announce(Fixtures.whiteLight(), state: ["state": "OFF", "color_temp": 2700])
+        bridge.driver(.lifx).announce(Fixtures.plainLight(), state: ["state": "ON"])
+        bridge.driver(.lifx).announce(Fixtures.scenes())
+        bridge.driver(.ble).announce(Fixtures.sensorBox(), state: Fixtures.sensorBoxState)
         let nova = BLEDescriptors.device(
             id: DeviceID("ble_aabbccddee01")!, address: try BLEAddress("AA:BB:CC:DD:EE:01"), name: "Nova",
             services: [try BLEUUID("fff0")])
@@ -26,32 +39,39 @@ struct HomeAssistantSchemaTests {
             id: DeviceID("ble_c0ffee00180d")!, address: try BLEAddress("C0:FF:EE:00:18:0D"), name: "Heart Rate",
             services: [try BLEUUID("180d")])
         #expect(nova.kind == "light" && plain.kind == "ble")
-        bridge.driver(.ble).announce(nova, state: ["state": "ON", "brightness": 255, "color_temp": 2700, "signal": 0.8])
-        bridge.driver(.ble).announce(plain, state: ["rssi": -60, "signal": 0.6])
-        try await broker.waitForRetained("t2m/bridge/devices") { $0.json?.arrayCount == 4 }
+        bridge.driver(.ble).announce(nova, state: ["state": "ON", "brightness": 255, "color_temp": 2700, "signal": 0.8, "timeout": 1500])
+        bridge.driver(.ble).announce(plain, state: ["rssi": -60, "signal": 0.6, "last_seen": "2025-01-01T00:00:00Z"])
+        try await broker.waitForRetained("t2m/bridge/devices") { $0.json?.arrayCount == 7 }
 
         let configs = try await broker.retainedMessages(under: "homeassistant/#")
+        let devices = [Fixtures.colorLight(), Fixtures.whiteLight(), Fixtures.plainLight(), Fixtures.scenes(), Fixtures.sensorBox(), nova, plain]
         // The bridge's connectivity sensor and one status sensor per running integration (lifx, ble).
-        let expectedCount = 1 + 2 + 2 + Fixtures.sensorBox().exposes.count + nova.exposes.count + plain.exposes.count
-        #expect(configs.count == expectedCount, "\(configs.keys.sorted())")
+        let expectedCount = 1 + 2 + devices.map(\.exposes.count).reduce(0, +)
+        #expect(configs.count == expectedCount, "\(configs.count) configs")
         let components = Set(configs.keys.map { $0.split(separator: "/")[1] })
         #expect(components == ["binary_sensor", "light", "sensor", "number", "switch", "select", "text", "button", "scene"])
 
-        let items: [JSONValue] = try configs.keys.sorted().map { topic in
-            let payload = try #require(configs[topic]?.json, "\(topic) is not JSON")
-            return ["topic": .string(topic), "payload": payload]
-        }
-        let folder = try TemporaryDirectory(prefix: "ha-schema")
-        defer { folder.remove() }
-        let file = try folder.write("discovery.json", JSONValue.array(items).jsonString)
-        let script = BridgeProcess.packageRoot + "/Tests/ha-schema/validate.py"
-        let child = try ChildProcess(
-            executable: "/usr/bin/env", arguments: ["python3", script, "--verbose", file],
-            stdoutPath: folder.file("out.txt"), stderrPath: folder.file("out.txt"))
-        let status = try await child.waitForExit(timeout: .seconds(150))
-        #expect(status == 0, "validate.py exited with \(status):\n\(child.stdout)")
-        let accepted = child.stdout.split(separator: "\n").filter { $0.hasPrefix("OK ") }
-        #expect(accepted.count == expectedCount, "\(child.stdout)")
+        let items = try await Self.items(configs, broker: broker)
+        let report = try await HomeAssistantChecker.check(items, with: release)
+        #expect(report.status == 0, "validate.py exited with \(report.status):\n\(report.rejected.joined(separator: "\n"))")
+        #expect(report.accepted.sorted() == configs.keys.sorted())
+        #expect(report.logged.isEmpty, "Home Assistant logged: \(report.logged)")
         await bridge.stop()
+    }
+
+    /// The configs as checker items: each with the retained state it reads, and an empty device state.
+    static func items(_ configs: [String: ReceivedMessage], broker: Broker) async throws -> [JSONValue] {
+        var items: [JSONValue] = []
+        for topic in configs.keys.sorted() {
+            let payload = try #require(configs[topic]?.json, "\(topic) is not JSON")
+            var states: [(JSONValue, String?)] = []
+            if let stateTopic = payload["state_topic"]?.stringValue {
+                let state = try #require(try await broker.retainedJSON(stateTopic), "no retained state at \(stateTopic)")
+                states.append((state, nil))
+                if !stateTopic.hasPrefix("t2m/bridge/") { states.append(([:], nil)) }
+            }
+            items.append(HomeAssistantChecker.item(topic: topic, payload: payload, states: states))
+        }
+        return items
     }
 }

@@ -26,7 +26,7 @@ struct NovaTests {
         try await standIn.mock("AddNova", [.string("hci0"), .string("AA:BB:CC:DD:EE:01")])
         let config = TestConfig.yaml(
             port: broker.port,
-            extra: "devices:\n  ble_aabbccddee01:\n    alias: flash\nble:\n  enabled: true\n  connect:\n    - match: {class: nova}\n      policy: never\n")
+            extra: "devices:\n  ble_aabbccddee01:\n    alias: flash\nble:\n  enabled: true\n  rssi_interval: 0s\n  connect:\n    - match: {class: nova}\n      policy: never\n")
         let bridge = try BridgeProcess.start(config: config, environment: standIn.environment)
         try await bridge.waitUntilReady(on: broker)
         try await broker.waitForRetained("t2m/flash") { $0.json?["status"] == "available" }

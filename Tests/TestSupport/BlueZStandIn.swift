@@ -48,9 +48,68 @@ public final class BlueZStandIn: Sendable {
             signature: signature, timeout: .seconds(10))
     }
 
-    /// One advert from the device at `path`: its RSSI, no manufacturer or service data.
-    public func advertise(_ path: String, rssi: Int16) async throws {
-        try await mock("Advertise", [.string(path), .int16(rssi), .dictionary(key: "q", value: "v", []), .dictionary(key: "s", value: "v", [])])
+    /// One advert from the device at `path`, as one PropertiesChanged on `org.bluez.Device1`: its RSSI and,
+    /// when given, `ManufacturerData` (`a{qv}`, company id to `ay`) and `ServiceData` (`a{sv}`, UUID to `ay`;
+    /// 16-bit UUIDs such as `fcd2` are written in BlueZ's 128-bit form).
+    public func advertise(
+        _ path: String, rssi: Int16, manufacturerData: [UInt16: [UInt8]] = [:], serviceData: [String: [UInt8]] = [:]
+    ) async throws {
+        let manufacturer = manufacturerData.sorted { $0.key < $1.key }.map {
+            DBusDictEntry(key: .uint16($0.key), value: .variant(.bytes($0.value)))
+        }
+        let service = serviceData.sorted { $0.key < $1.key }.map {
+            DBusDictEntry(key: .string(Self.fullUUID($0.key)), value: .variant(.bytes($0.value)))
+        }
+        try await mock(
+            "Advertise",
+            [
+                .string(path), .int16(rssi), .dictionary(key: "q", value: "v", manufacturer),
+                .dictionary(key: "s", value: "v", service),
+            ])
+    }
+
+    /// The standard services `addStandardDevice` can give a device.
+    public enum Profile: String, Sendable, CaseIterable {
+        /// Battery (`180F`): Battery Level `2A19`, read and notify, 90 %.
+        case battery
+        /// Heart Rate (`180D`): Heart Rate Measurement `2A37` (notify only, empty until a notification), Body
+        /// Sensor Location `2A38` (read, chest), Heart Rate Control Point `2A39` (write).
+        case heartRate = "heart_rate"
+        /// Environmental Sensing (`181A`): Temperature `2A6E` (21.50 °C) and Humidity `2A6F` (50.60 %), read
+        /// and notify.
+        case environmentalSensing = "environmental_sensing"
+        /// Device Information (`180A`), read only: manufacturer `things2mqtt`, model (the alias), firmware
+        /// `1.2.3`, hardware `rev-B`, software `4.5.6`, serial (the address without colons, NUL-terminated).
+        case deviceInformation = "device_information"
+    }
+
+    /// Adds a device that advertises the services of `profiles` (Device Information excepted) and, once
+    /// connected, has their GATT objects; returns its path.
+    @discardableResult
+    public func addStandardDevice(
+        _ address: String, name: String, profiles: [Profile], adapter: String = "hci0"
+    ) async throws -> String {
+        let reply = try await mock(
+            "AddStandardDevice", [.string(adapter), .string(address), .string(name), .strings(profiles.map(\.rawValue))])
+        guard let path = reply.first?.string else { throw TestFailure("AddStandardDevice returned \(reply)") }
+        return path
+    }
+
+    /// The path of a device's characteristic (`2a37` or a full UUID); the device must have been connected.
+    public func characteristicPath(device: String, uuid: String) async throws -> String {
+        let reply = try await mock("CharacteristicPath", [.string(device), .string(uuid)])
+        guard let path = reply.first?.string else { throw TestFailure("CharacteristicPath returned \(reply)") }
+        return path
+    }
+
+    /// A notification: the characteristic's `Value` changes and BlueZ announces it.
+    public func notify(_ characteristic: String, value: [UInt8]) async throws {
+        try await mock("Notify", [.string(characteristic), .bytes(value)])
+    }
+
+    /// `fcd2` → `0000fcd2-0000-1000-8000-00805f9b34fb`; longer UUIDs as they are, in lowercase.
+    static func fullUUID(_ uuid: String) -> String {
+        uuid.count == 4 ? "0000\(uuid.lowercased())-0000-1000-8000-00805f9b34fb" : uuid.lowercased()
     }
 
     /// The object path BlueZ gives the device with `address` on `adapter`.

@@ -9,6 +9,7 @@ public final class ConnectingDriver: ConnectionControl {
         var connectFailure: CommandError?
         var calls: [String] = []
         var remembered: Set<DeviceID> = []
+        var rememberedCalls: [(DeviceID, Bool)] = []
     }
 
     /// The events, commands and requests part, as for any scripted driver.
@@ -34,6 +35,9 @@ public final class ConnectingDriver: ConnectionControl {
     /// The devices the bridge said are remembered.
     public var remembered: Set<DeviceID> { script.withLock { $0.remembered } }
 
+    /// Every `setRemembered` call, in the order it arrived.
+    public var rememberedCalls: [(DeviceID, Bool)] { script.withLock { $0.rememberedCalls } }
+
     /// Connects after the scripted delay and reports `ready`.
     public func connect(_ device: DeviceID) async throws(CommandError) {
         let (delay, failure) = script.withLock { script in
@@ -54,7 +58,10 @@ public final class ConnectingDriver: ConnectionControl {
 
     /// Records the remembered set.
     public func setRemembered(_ device: DeviceID, _ remembered: Bool) async {
+        // A suspension of varying length, as a real driver's busy actor has: calls sent unordered overtake here.
+        try? await Task.sleep(for: .microseconds(Int.random(in: 0..<3000)))
         script.withLock { script in
+            script.rememberedCalls.append((device, remembered))
             if remembered { script.remembered.insert(device) } else { script.remembered.remove(device) }
         }
     }

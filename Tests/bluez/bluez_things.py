@@ -1,7 +1,8 @@
 '''BlueZ stand-in for things2mqtt's tests and demo: python-dbusmock's bluez5 template with the
 behaviour the bridge relies on fixed and extended (real discovery errors, correct advert types,
-Connect that stores Connected and then ServicesResolved, failure injection, adverts, GATT objects,
-and Nova flashes that acknowledge their frames).
+Connect that stores Connected and then ServicesResolved, failure injection, adverts with manufacturer
+and service data, GATT objects, devices with the standard Battery, Heart Rate, Environmental Sensing
+and Device Information services, and Nova flashes that acknowledge their frames).
 
 Run with Debian's interpreter: /usr/bin/python3 -m dbusmock --template Tests/bluez/bluez_things.py
 '''
@@ -27,6 +28,35 @@ NOVA_SERVICE = '0000fff0-0000-1000-8000-00805f9b34fb'
 NOVA_REQUEST = '0000fff3-0000-1000-8000-00805f9b34fb'
 NOVA_RESPONSE = '0000fff4-0000-1000-8000-00805f9b34fb'
 NOVA_FRAME = re.compile(rb'^\(([0-9A-Fa-f]{2}):')
+
+
+def _uuid16(short):
+    return f'0000{short:04x}-0000-1000-8000-00805f9b34fb'
+
+
+def _standard_profiles(device):
+    '''The standard services a device can have, by name: (service UUID, handle, advertised,
+    [(characteristic UUID, handle, flags, value)]). Handles are fixed, so paths are predictable.'''
+    alias = str(device.props[DEVICE_IFACE]['Alias'])
+    serial = str(device.props[DEVICE_IFACE]['Address']).replace(':', '')
+    return {
+        'battery': (0x180F, 0x0020, True, [(0x2A19, 0x0021, ['read', 'notify'], bytes([90]))]),
+        # Heart Rate Measurement only notifies; its value stays empty until the first notification.
+        'heart_rate': (0x180D, 0x0030, True, [
+            (0x2A37, 0x0031, ['notify'], b''), (0x2A38, 0x0033, ['read'], bytes([1])),
+            (0x2A39, 0x0035, ['write'], b''),
+        ]),
+        # 21.50 °C and 50.60 %, little-endian hundredths.
+        'environmental_sensing': (0x181A, 0x0040, True, [
+            (0x2A6E, 0x0041, ['read', 'notify'], (2150).to_bytes(2, 'little', signed=True)),
+            (0x2A6F, 0x0043, ['read', 'notify'], (5060).to_bytes(2, 'little')),
+        ]),
+        'device_information': (0x180A, 0x0050, False, [
+            (0x2A29, 0x0051, ['read'], b'things2mqtt'), (0x2A24, 0x0053, ['read'], alias.encode()),
+            (0x2A26, 0x0055, ['read'], b'1.2.3'), (0x2A27, 0x0057, ['read'], b'rev-B'),
+            (0x2A28, 0x0059, ['read'], b'4.5.6'), (0x2A25, 0x005b, ['read'], serial.encode() + b'\x00'),
+        ]),
+    }
 
 
 def load(mock, parameters):
@@ -108,6 +138,8 @@ def _set_connected(device, connected):
     _changed(device, DEVICE_IFACE, {'Connected': dbus.Boolean(connected, variant_level=1)})
     if connected and getattr(device, 'nova', False):
         _add_nova_gatt(device)
+    if connected:
+        _add_standard_gatt(device)
     # BlueZ reports ServicesResolved in its own signal, after Connected.
     _changed(device, DEVICE_IFACE, {'ServicesResolved': dbus.Boolean(connected, variant_level=1)})
     if not connected:
@@ -149,6 +181,7 @@ def AddDevice(self, adapter_device_name, device_address, alias):
     device.connect_attempts = []
     device.nova = False
     device.nova_acks = True
+    device.profiles = []
     device.AddMethods(DEVICE_IFACE, [('Connect', '', '', Connect), ('Disconnect', '', '', Disconnect)])
     return path
 
@@ -175,14 +208,22 @@ def FailNextConnects(self, device_path, count, message):
     _object(device_path).fail_connects.extend([message] * count)
 
 
+def _byte_values(data, key):
+    '''A dictionary as BlueZ sends advert data: each value a variant holding `ay`, whatever the caller sent.'''
+    return {key(k): dbus.ByteArray(bytes(v), variant_level=1) for k, v in data.items()}
+
+
 @dbus.service.method(BLUEZ_MOCK_IFACE, in_signature='sna{qv}a{sv}', out_signature='')
 def Advertise(self, device_path, rssi, manufacturer_data, service_data):
-    '''One advert: RSSI and, when given, manufacturer and service data, in one PropertiesChanged.'''
+    '''One advert: RSSI and, when given, manufacturer data (a{qv}, company id to ay) and service data
+    (a{sv}, 128-bit UUID text to ay), in one PropertiesChanged on org.bluez.Device1, as BlueZ does.'''
     changes = {'RSSI': dbus.Int16(rssi, variant_level=1)}
     if manufacturer_data:
-        changes['ManufacturerData'] = dbus.Dictionary(manufacturer_data, signature='qv', variant_level=1)
+        changes['ManufacturerData'] = dbus.Dictionary(
+            _byte_values(manufacturer_data, dbus.UInt16), signature='qv', variant_level=1)
     if service_data:
-        changes['ServiceData'] = dbus.Dictionary(service_data, signature='sv', variant_level=1)
+        changes['ServiceData'] = dbus.Dictionary(
+            _byte_values(service_data, lambda uuid: dbus.String(str(uuid).lower())), signature='sv', variant_level=1)
     _changed(_object(device_path), DEVICE_IFACE, changes)
 
 
@@ -215,7 +256,15 @@ def AddGattService(self, device_path, uuid, handle):
 
 @dbus.service.method(GATT_CHARACTERISTIC_IFACE, in_signature='a{sv}', out_signature='ay')
 def ReadValue(characteristic, options):
-    return dbus.ByteArray(bytes(characteristic.props[GATT_CHARACTERISTIC_IFACE]['Value']))
+    device = mockobject.objects.get(characteristic.path.split('/service')[0])
+    if device is not None and not getattr(device, 'connected', True):
+        raise _error('Failed', 'Not connected')
+    if 'read' not in characteristic.props[GATT_CHARACTERISTIC_IFACE]['Flags']:
+        raise _error('NotPermitted', 'Read not permitted')
+    value = dbus.ByteArray(bytes(characteristic.props[GATT_CHARACTERISTIC_IFACE]['Value']))
+    # BlueZ updates Value after a read and announces it.
+    _changed(characteristic, GATT_CHARACTERISTIC_IFACE, {'Value': dbus.ByteArray(bytes(value), variant_level=1)})
+    return value
 
 
 @dbus.service.method(GATT_CHARACTERISTIC_IFACE, in_signature='aya{sv}', out_signature='')
@@ -272,6 +321,48 @@ def GetWrites(self, characteristic_path):
                       signature='(ays)')
 
 
+@dbus.service.method(BLUEZ_MOCK_IFACE, in_signature='sssas', out_signature='s')
+def AddStandardDevice(self, adapter_device_name, device_address, alias, profiles):
+    '''A device with standard services (`battery`, `heart_rate`, `environmental_sensing`,
+    `device_information`): it advertises their UUIDs (not Device Information's), and once connected it
+    has their GATT objects with readable values (see _standard_profiles).'''
+    path = AddDevice(self, adapter_device_name, device_address, alias)
+    device = mockobject.objects[path]
+    known = _standard_profiles(device)
+    unknown = [name for name in profiles if name not in known]
+    if unknown:
+        raise dbus.exceptions.DBusException(f'unknown profiles {unknown}; known: {sorted(known)}',
+                                            name='org.bluez.Mock.UnknownProfile')
+    device.profiles = [str(name) for name in profiles]
+    advertised = [_uuid16(known[name][0]) for name in device.profiles if known[name][2]]
+    _changed(device, DEVICE_IFACE, {'UUIDs': dbus.Array(advertised, signature='s', variant_level=1)})
+    return path
+
+
+def _add_standard_gatt(device):
+    if getattr(device, 'standard_gatt', False) or not device.profiles:
+        return
+    device.standard_gatt = True
+    main = mockobject.objects['/']
+    profiles = _standard_profiles(device)
+    for name in device.profiles:
+        service_uuid, handle, _, characteristics = profiles[name]
+        service = AddGattService(main, device.path, _uuid16(service_uuid), handle)
+        for uuid, char_handle, flags, value in characteristics:
+            AddGattCharacteristic(main, service, _uuid16(uuid), char_handle, flags, value)
+
+
+@dbus.service.method(BLUEZ_MOCK_IFACE, in_signature='ss', out_signature='s')
+def CharacteristicPath(self, device_path, uuid):
+    '''The path of the device's characteristic with this UUID (16-bit like `2a37`, or 128-bit).'''
+    wanted = _uuid16(int(uuid, 16)) if len(uuid) <= 4 else uuid.lower()
+    for path, obj in sorted(mockobject.objects.items()):
+        if path.startswith(device_path + '/') and GATT_CHARACTERISTIC_IFACE in obj.props \
+                and str(obj.props[GATT_CHARACTERISTIC_IFACE]['UUID']) == wanted:
+            return path
+    raise dbus.exceptions.DBusException(f'{device_path} has no characteristic {uuid}', name='org.bluez.Mock.NoSuchObject')
+
+
 def _add_nova_gatt(device):
     if getattr(device, 'nova_gatt', False):
         return
@@ -305,3 +396,34 @@ def AddRandomDevices(self, adapter_device_name, count, rssi, alias):
             'AddressType': dbus.String('random', variant_level=1), 'RSSI': dbus.Int16(rssi, variant_level=1)})
         paths.append(path)
     return dbus.Array(paths, signature='s')
+
+
+BTHOME_SERVICE = '0000fcd2-0000-1000-8000-00805f9b34fb'
+
+
+def _bthome(packet, centidegrees):
+    '''A BTHome v2 advert: packet id and a temperature in 0.01 °C.'''
+    raw = centidegrees & 0xFFFF
+    return dbus.ByteArray(bytes([0x40, 0x00, packet & 0xFF, 0x02, raw & 0xFF, raw >> 8]), variant_level=1)
+
+
+@dbus.service.method(BLUEZ_MOCK_IFACE, in_signature='su', out_signature='')
+def AdvertiseBTHomeBurst(self, device_path, count):
+    '''`count` BTHome adverts in a row from one sensor, each with the next packet id and a temperature
+    0.1 °C away from the one before (a change every advert); only the last one is -40.00 °C.'''
+    device = _object(device_path)
+    for index in range(count):
+        steps = count - 1 - index
+        centidegrees = -4000 if steps == 0 else 2500 + (steps % 1000) * 10
+        data = dbus.Dictionary({BTHOME_SERVICE: _bthome(index, centidegrees)}, signature='sv', variant_level=1)
+        _changed(device, DEVICE_IFACE, {'RSSI': dbus.Int16(-60, variant_level=1), 'ServiceData': data})
+
+
+@dbus.service.method(BLUEZ_MOCK_IFACE, in_signature='su', out_signature='')
+def AddBTHomeSensors(self, adapter_device_name, count):
+    '''`count` BTHome thermometers (addresses 02:B7:00:00:hh:ll), each found by BlueZ and heard once.'''
+    for index in range(count):
+        address = '02:B7:00:00:%02X:%02X' % (index // 256, index % 256)
+        path = AddDevice(self, adapter_device_name, address, 'BTHome %d' % index)
+        data = dbus.Dictionary({BTHOME_SERVICE: _bthome(1, 2000 + index)}, signature='sv', variant_level=1)
+        _changed(mockobject.objects[path], DEVICE_IFACE, {'RSSI': dbus.Int16(-70, variant_level=1), 'ServiceData': data})

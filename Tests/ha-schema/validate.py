@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Check MQTT discovery payloads against Home Assistant's own discovery schemas.
 
-Usage: validate.py [--prefix PREFIX] [--verbose] ITEMS.json
+Usage: validate.py [--ha 2024|2025] [--prefix PREFIX] [--verbose] ITEMS.json
 
 ITEMS.json holds a JSON array of {"topic": "<prefix>/<component>/[<node>/]<object>/config",
 "payload": {...}} items. Each item goes through the same steps as a message on that topic
@@ -14,10 +14,17 @@ in the installed Home Assistant's MQTT discovery:
 5. the component's DISCOVERY_SCHEMA (for lights this selects the basic/json/template
    schema; device and availability blocks are part of every entity schema).
 
-Nothing is copied from Home Assistant: every schema, abbreviation table and regex is
-imported from the installed `homeassistant` package (2024.1.6 in /opt/ha2024, see
-setup.sh). Prints "OK <topic>" or "REJECTED <topic>: <error>" per item and exits 1 if
-any item was rejected (2 on a usage or input error).
+An item may also carry "states": [{"payload": <state>, "expect": "<text>"}] and
+"commands": [{"value": <value>, "expect": "<text>"}]: each state is rendered through the
+entity's value templates and each value through its command template by Home Assistant's
+own template engine; a template that raises or logs a warning, or renders something else
+than "expect" (when given), rejects the item.
+
+Nothing is copied from Home Assistant: every schema, abbreviation table, regex and
+template class is imported from the installed `homeassistant` package (2024.1.6 in
+/opt/ha2024 and 2025.4.4 in /opt/ha2025, see setup.sh). Prints a "# Home Assistant
+<version>" line, then "OK <topic>" or "REJECTED <topic>: <error>" per item, and exits 1 if
+any item was rejected (2 on a usage or input error or a missing venv).
 """
 
 from __future__ import annotations
@@ -26,6 +33,7 @@ import argparse
 import asyncio
 import copy
 import importlib
+import inspect
 import json
 import logging
 import os
@@ -34,6 +42,8 @@ import tempfile
 from typing import Any
 
 DEVICE_COMPONENT = "device"
+# Where setup.sh puts each checker, and the environment variable that moves it.
+VENVS = {"2024": ("HA2024_VENV", "/opt/ha2024"), "2025": ("HA2025_VENV", "/opt/ha2025")}
 
 
 class Rejected(Exception):
@@ -46,12 +56,26 @@ class _Collector(logging.Handler):
     def __init__(self) -> None:
         super().__init__(logging.INFO)
         self.records: list[str] = []
+        self.levels: list[int] = []
 
     def emit(self, record: logging.LogRecord) -> None:
         try:
             self.records.append(f"{record.levelname.lower()}: {record.getMessage()}")
         except Exception:  # noqa: BLE001
             self.records.append(f"{record.levelname.lower()}: {record.msg}")
+        self.levels.append(record.levelno)
+
+    def clear(self) -> None:
+        self.records.clear()
+        self.levels.clear()
+
+    def problems_since(self, start: int) -> list[str]:
+        """Warnings and errors logged since record number `start`."""
+        return [
+            text
+            for text, level in zip(self.records[start:], self.levels[start:])
+            if level >= logging.WARNING
+        ]
 
 
 def _import_ha() -> dict[str, Any]:
@@ -338,6 +362,76 @@ def _check_unique_id(
         )
 
 
+def _with_hass(cls: Any, template: Any, hass: Any) -> Any:
+    """MQTT template wrappers took `hass` until 2024.x; later ones read it from the template."""
+    if "hass" in inspect.signature(cls).parameters:
+        return cls(template, hass=hass)
+    if getattr(template, "hass", None) is None:
+        template.hass = hass
+    return cls(template)
+
+
+def _payload_text(value: Any) -> str:
+    return value if isinstance(value, str) else json.dumps(value)
+
+
+def _check_rendering(
+    item: dict[str, Any], config: Any, hass: Any, collector: _Collector, device_based: bool
+) -> None:
+    """Render the item's sample states and command values with HA's template engine."""
+    states = item.get("states") or []
+    commands = item.get("commands") or []
+    if not states and not commands:
+        return
+    if not isinstance(config, dict) or device_based:
+        raise Rejected("states and commands can only be checked for component payloads")
+    from homeassistant.components.mqtt.models import (
+        MqttCommandTemplate,
+        MqttValueTemplate,
+    )
+
+    def render(what: str, call: Any) -> str:
+        start = len(collector.records)
+        try:
+            result = call()
+        except Exception as err:  # noqa: BLE001
+            raise Rejected(f"{what} raised {type(err).__name__}: {err}") from err
+        problems = collector.problems_since(start)
+        if problems:
+            raise Rejected(f"{what} logged: {'; '.join(problems)}")
+        return str(result)
+
+    value_keys = sorted(
+        key for key in config if key.endswith("value_template") and config[key] is not None
+    )
+    for index, sample in enumerate(states):
+        payload = _payload_text(sample.get("payload"))
+        for key in value_keys:
+            template = _with_hass(MqttValueTemplate, config[key], hass)
+            rendered = render(
+                f"{key} on state #{index} {payload}",
+                lambda: template.async_render_with_possible_json_value(payload),
+            )
+            if key == "value_template" and "expect" in sample and rendered != sample["expect"]:
+                raise Rejected(
+                    f"{key} on state #{index} {payload} renders {rendered!r}, "
+                    f"expected {sample['expect']!r}"
+                )
+    for index, sample in enumerate(commands):
+        if config.get("command_template") is None:
+            raise Rejected("commands given but the entity has no command_template")
+        template = _with_hass(MqttCommandTemplate, config["command_template"], hass)
+        value = sample.get("value")
+        rendered = render(
+            f"command_template on value #{index} {value!r}", lambda: template.async_render(value)
+        )
+        if "expect" in sample and rendered != sample["expect"]:
+            raise Rejected(
+                f"command_template on value #{index} {value!r} renders {rendered!r}, "
+                f"expected {sample['expect']!r}"
+            )
+
+
 async def _run(items: list[Any], prefix: str, verbose: bool) -> int:
     ha = _import_ha()
     from homeassistant.core import HomeAssistant
@@ -355,14 +449,15 @@ async def _run(items: list[Any], prefix: str, verbose: bool) -> int:
         # (domain, unique_id) -> topic: the entity registry ignores a second entity
         # with the unique_id of another one ("does not generate unique IDs").
         unique_ids: dict[tuple[str, str], str] = {}
-        if verbose:
-            print(f"# Home Assistant {ha['version']}, discovery prefix '{prefix}'")
+        print(f"# Home Assistant {ha['version']}, discovery prefix '{prefix}'")
         for item in items:
-            collector.records.clear()
+            collector.clear()
             topic = item.get("topic") if isinstance(item, dict) else None
             try:
                 config = validator.check(item)
                 _check_unique_id(validator, item, config, unique_ids)
+                device_based = validator.parse_topic(topic)[0] == DEVICE_COMPONENT
+                _check_rendering(item, config, hass, collector, device_based)
             except Rejected as err:
                 rejected += 1
                 print(f"REJECTED {topic}: {err}")
@@ -385,23 +480,32 @@ async def _run(items: list[Any], prefix: str, verbose: bool) -> int:
     return 1 if rejected else 0
 
 
-def _ensure_homeassistant() -> None:
-    """Re-run under the venv made by setup.sh when homeassistant is not importable."""
-    try:
-        import homeassistant  # noqa: F401
-    except ImportError:
-        venv = os.environ.get("HA2024_VENV", "/opt/ha2024")
-        venv_python = os.path.join(venv, "bin", "python")
-        if os.path.exists(venv_python) and os.path.realpath(
-            sys.prefix
-        ) != os.path.realpath(venv):
-            os.execv(venv_python, [venv_python, *sys.argv])
-        print(
-            "error: homeassistant is not installed for this interpreter; run "
-            "Tests/ha-schema/setup.sh first",
-            file=sys.stderr,
-        )
-        sys.exit(2)
+def _ensure_homeassistant(version: str | None) -> None:
+    """Re-run under the venv setup.sh made for `version`.
+
+    Without a version, an interpreter that imports homeassistant is used as it is, and the
+    2024 venv otherwise.
+    """
+    if version is None:
+        try:
+            import homeassistant  # noqa: F401
+        except ImportError:
+            version = "2024"
+        else:
+            return
+    variable, default = VENVS[version]
+    venv = os.environ.get(variable, default)
+    venv_python = os.path.join(venv, "bin", "python")
+    if os.path.realpath(sys.prefix) == os.path.realpath(venv):
+        return
+    if os.path.exists(venv_python):
+        os.execv(venv_python, [venv_python, *sys.argv])
+    print(
+        f"error: no Home Assistant {version} checker at {venv} ({variable}); run "
+        f"Tests/ha-schema/setup.sh {version} first",
+        file=sys.stderr,
+    )
+    sys.exit(2)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -418,8 +522,14 @@ def main(argv: list[str] | None = None) -> int:
         action="store_true",
         help="also list keys HA ignores and the warnings it logs for each item",
     )
+    parser.add_argument(
+        "--ha",
+        choices=sorted(VENVS),
+        help="check with the Home Assistant venv of this release line (setup.sh VERSION); "
+        "default: this interpreter's homeassistant, else 2024",
+    )
     args = parser.parse_args(argv)
-    _ensure_homeassistant()
+    _ensure_homeassistant(args.ha)
     try:
         with open(args.items, encoding="utf-8") as handle:
             items = json.load(handle)

@@ -80,26 +80,26 @@ struct DiscoveryBuilder {
         if case .disabled = record.settings.homeassistant { return [] }
         let overrides: [String: JSONValue]
         if case .overrides(let values) = record.settings.homeassistant { overrides = values } else { overrides = [:] }
-        let objectIDs = Set(record.descriptor.exposes.map(\.entityObjectID))
-        return record.descriptor.exposes.compactMap { expose in
+        let leaves = record.descriptor.leaves
+        let objectIDs = Set(leaves.map(\.objectID))
+        return leaves.compactMap { leaf in
             guard let (component, specific) = EntityShapes(topics: topics, legacy: settings.legacy)
-                .entity(for: expose, alias: record.alias)
+                .entity(for: leaf, alias: record.alias)
             else { return nil }
-            var payload = common(record, expose: expose, component: component, qos: qos).merging(overlay: specific)
+            var payload = common(record, leaf: leaf, component: component, qos: qos).merging(overlay: specific)
             for (key, value) in overrides where !objectIDs.contains(key) { payload = payload.merging(overlay: [key: value]) }
-            if let specificOverride = overrides[expose.entityObjectID]?.objectValue {
+            if let specificOverride = overrides[leaf.objectID]?.objectValue {
                 payload = payload.merging(overlay: specificOverride)
             }
-            return DiscoveryMessage(
-                topic: topic(component, nodeID(record.id), expose.entityObjectID), payload: .object(payload))
+            return DiscoveryMessage(topic: topic(component, nodeID(record.id), leaf.objectID), payload: .object(payload))
         }
     }
 
     /// The discovery topics a device's configs use, whether or not discovery is enabled for it.
     func deviceTopics(_ record: DeviceRecord) -> [String] {
-        record.descriptor.exposes.compactMap { expose in
-            EntityShapes(topics: topics, legacy: settings.legacy).entity(for: expose, alias: record.alias).map {
-                topic($0.0, nodeID(record.id), expose.entityObjectID)
+        record.descriptor.leaves.compactMap { leaf in
+            EntityShapes(topics: topics, legacy: settings.legacy).entity(for: leaf, alias: record.alias).map {
+                topic($0.0, nodeID(record.id), leaf.objectID)
             }
         }
     }
@@ -108,11 +108,12 @@ struct DiscoveryBuilder {
         "\(settings.discoveryPrefix)/\(component)/\(node)/\(objectID)/config"
     }
 
-    private func common(_ record: DeviceRecord, expose: Expose, component: String, qos: Int) -> [String: JSONValue] {
-        let objectID = entitySlug(record, expose)
+    private func common(_ record: DeviceRecord, leaf: ExposeLeaf, component: String, qos: Int) -> [String: JSONValue] {
+        let expose = leaf.expose
+        let objectID = entitySlug(record, leaf)
         var payload: [String: JSONValue] = [
-            "unique_id": .string("\(record.id.rawValue)_\(expose.entityObjectID)_\(topics.base)"),
-            "name": expose.name.map(JSONValue.string) ?? .null,
+            "unique_id": .string("\(record.id.rawValue)_\(leaf.objectID)_\(topics.base)"),
+            "name": leaf.name.map(JSONValue.string) ?? .null,
             "default_entity_id": .string("\(component).\(objectID)"),
             "object_id": .string(objectID),
             "device": device(record),
@@ -132,13 +133,13 @@ struct DiscoveryBuilder {
 
     /// The entity id Home Assistant gives a new entity: the device's name for its main feature, the name
     /// plus the object id for the others, and a scene's own name for a scene (`scene.evening`).
-    private func entitySlug(_ record: DeviceRecord, _ expose: Expose) -> String {
+    private func entitySlug(_ record: DeviceRecord, _ leaf: ExposeLeaf) -> String {
         let device = Self.entitySlug(record.homeAssistantName, fallback: record.id.rawValue)
-        switch expose.name {
+        switch leaf.name {
         case nil: return device
-        case let name? where expose.kind == .scene:
-            return Self.entitySlug(name, fallback: device + "_" + expose.entityObjectID)
-        case _?: return device + "_" + Self.slug(expose.entityObjectID)
+        case let name? where leaf.expose.kind == .scene:
+            return Self.entitySlug(name, fallback: device + "_" + leaf.objectID)
+        case _?: return device + "_" + Self.slug(leaf.objectID)
         }
     }
 

@@ -5,8 +5,10 @@ import BridgeCore
 struct DiscoveryState {
     /// Configs seen on the broker at start-up that belong to this bridge, by topic.
     var collected: Set<String> = []
-    /// Configs this bridge has published and not cleared, by topic.
-    var published: [String: JSONValue] = [:]
+    /// Configs this bridge has published and not cleared: topic → a hash of the payload's bytes. A hash, not
+    /// the payload: with a thousand devices the configs as JSON trees cost megabytes, and the only question
+    /// asked of them is "has this config changed?".
+    var published: [String: Int] = [:]
     var windowOpen = true
     var completeIntegrations: Set<Integration> = []
     /// Devices whose configs may not be published before the given time, because Home Assistant is still
@@ -32,9 +34,13 @@ extension BridgeService {
     }
 
     func publishDiscovery(_ message: DiscoveryMessage) {
-        guard discovery.published[message.topic] != message.payload else { return }
-        discovery.published[message.topic] = message.payload
-        publishJSON(message.topic, message.payload, retain: true, qos: 1)
+        let bytes = message.payload.jsonBytes
+        var hasher = Hasher()
+        hasher.combine(bytes)
+        let digest = hasher.finalize()
+        guard discovery.published[message.topic] != digest else { return }
+        discovery.published[message.topic] = digest
+        transport.publish(message.topic, payload: bytes, qos: 1, retain: true)
     }
 
     func clearDiscovery(for record: DeviceRecord) {

@@ -1,77 +1,82 @@
 import BridgeCore
 
-/// The platform-specific part of each entity: which Home Assistant component an expose becomes.
+/// The platform-specific part of each entity: which Home Assistant component an expose leaf becomes.
 struct EntityShapes {
     let topics: Topics
     let legacy: Bool
 
-    /// The component and its keys for one expose; nil when the expose has no entity.
-    func entity(for expose: Expose, alias: String) -> (String, [String: JSONValue])? {
+    /// The component and its keys for one leaf; nil when the leaf has no entity (a light or scene inside a
+    /// composite, or a key that cannot stand in a template or topic).
+    func entity(for leaf: ExposeLeaf, alias: String) -> (String, [String: JSONValue])? {
+        let expose = leaf.expose
+        guard leaf.path.allSatisfy(StateTemplates.isPlain), StateTemplates.isPlain(leaf.objectID) else { return nil }
         let state = JSONValue.string(topics.state(alias))
-        let valueTemplate = JSONValue.string("{{ value_json.\(expose.property) }}")
-        let setAttribute = JSONValue.string(topics.set(alias, attribute: expose.property))
+        let valueTemplate = JSONValue.string(
+            StateTemplates.value(leaf.path, missing: expose.kind == .text && expose.isWritable ? "" : "None"))
+        let reading: [String: JSONValue] = ["state_topic": state, "value_template": valueTemplate]
         switch expose.kind {
         case .light:
-            guard let features = expose.light else { return nil }
+            guard let features = expose.light, !leaf.isNested else { return nil }
             return ("light", light(features, alias: alias))
         case .binary where expose.isWritable:
-            return (
-                "switch",
-                [
-                    "state_topic": state, "value_template": valueTemplate, "command_topic": setAttribute,
-                    "payload_on": .string(expose.valueOn ?? "ON"), "payload_off": .string(expose.valueOff ?? "OFF"),
-                    "state_on": .string(expose.valueOn ?? "ON"), "state_off": .string(expose.valueOff ?? "OFF"),
-                ].merging(overlay: deviceClass(expose))
-            )
+            let on = expose.valueOn ?? "ON"
+            let off = expose.valueOff ?? "OFF"
+            var keys = reading.merging(overlay: ["state_on": .string(on), "state_off": .string(off)])
+            if leaf.isNested {
+                // Home Assistant sends a switch's payloads as they are, so each is the whole nested object.
+                keys["command_topic"] = .string(topics.set(alias))
+                keys["payload_on"] = .string(StateTemplates.payload(leaf.path, .string(on)))
+                keys["payload_off"] = .string(StateTemplates.payload(leaf.path, .string(off)))
+            } else {
+                keys["command_topic"] = .string(topics.set(alias, attribute: expose.property))
+                keys["payload_on"] = .string(on)
+                keys["payload_off"] = .string(off)
+            }
+            return ("switch", keys.merging(overlay: deviceClass(expose)))
         case .binary:
-            return (
-                "binary_sensor",
-                [
-                    "state_topic": state, "value_template": valueTemplate,
-                    "payload_on": .string(expose.valueOn ?? "ON"), "payload_off": .string(expose.valueOff ?? "OFF"),
-                ].merging(overlay: deviceClass(expose))
-            )
-        case .numeric where expose.isWritable:
-            var keys: [String: JSONValue] = [
-                "state_topic": state, "value_template": valueTemplate, "command_topic": setAttribute,
+            let payloads: [String: JSONValue] = [
+                "payload_on": .string(expose.valueOn ?? "ON"), "payload_off": .string(expose.valueOff ?? "OFF"),
             ]
+            return ("binary_sensor", reading.merging(overlay: payloads).merging(overlay: deviceClass(expose)))
+        case .numeric where expose.isWritable:
+            var keys = reading.merging(overlay: command(leaf, alias: alias))
             keys["min"] = expose.minimum.map(JSONValue.number)
             keys["max"] = expose.maximum.map(JSONValue.number)
             keys["step"] = expose.step.map(JSONValue.number)
             keys["unit_of_measurement"] = expose.unit.map(JSONValue.string)
             return ("number", keys.merging(overlay: deviceClass(expose)))
         case .numeric:
-            var keys: [String: JSONValue] = ["state_topic": state, "value_template": valueTemplate]
+            var keys = reading
             keys["unit_of_measurement"] = expose.unit.map(JSONValue.string)
             keys["state_class"] = expose.stateClass.map(JSONValue.string)
             return ("sensor", keys.merging(overlay: deviceClass(expose)))
         case .enumeration where expose.isWritable:
-            return (
-                "select",
-                [
-                    "state_topic": state, "value_template": valueTemplate, "command_topic": setAttribute,
-                    "options": .array(expose.values.map(JSONValue.string)),
-                ]
-            )
+            let options: [String: JSONValue] = ["options": .array(expose.values.map(JSONValue.string))]
+            return ("select", reading.merging(overlay: command(leaf, alias: alias)).merging(overlay: options))
         case .enumeration:
-            return (
-                "sensor",
-                [
-                    "state_topic": state, "value_template": valueTemplate, "device_class": "enum",
-                    "options": .array(expose.values.map(JSONValue.string)),
-                ]
-            )
+            let options: [String: JSONValue] = ["device_class": "enum", "options": .array(expose.values.map(JSONValue.string))]
+            return ("sensor", reading.merging(overlay: options))
         case .text where expose.isWritable:
-            return ("text", ["state_topic": state, "value_template": valueTemplate, "command_topic": setAttribute])
+            return ("text", reading.merging(overlay: command(leaf, alias: alias)))
         case .text:
-            return ("sensor", ["state_topic": state, "value_template": valueTemplate])
+            return ("sensor", reading)
         case .action:
-            let payload = JSONValue.object([expose.property: .string(expose.values.first ?? "")]).jsonString
+            let payload = StateTemplates.payload(leaf.path, .string(expose.values.first ?? ""))
             return ("button", ["command_topic": .string(topics.set(alias)), "payload_press": .string(payload)])
         case .scene:
-            let payload = JSONValue.object([expose.property: .string(expose.values.first ?? "")]).jsonString
+            guard !leaf.isNested else { return nil }
+            let payload = StateTemplates.payload(leaf.path, .string(expose.values.first ?? ""))
             return ("scene", ["command_topic": .string(topics.set(alias)), "payload_on": .string(payload)])
+        case .composite:
+            return nil
         }
+    }
+
+    /// Where a number, select or text sends its value: `/set/<property>` at the top level; nested, `/set` with a
+    /// command template that wraps the value in the leaf's path.
+    private func command(_ leaf: ExposeLeaf, alias: String) -> [String: JSONValue] {
+        guard leaf.isNested else { return ["command_topic": .string(topics.set(alias, attribute: leaf.expose.property))] }
+        return ["command_topic": .string(topics.set(alias)), "command_template": .string(StateTemplates.command(leaf.path))]
     }
 
     private func deviceClass(_ expose: Expose) -> [String: JSONValue] {

@@ -1,0 +1,55 @@
+public import BLEModels
+public import BridgeCore
+import BLEFormats
+
+/// The descriptors BLE devices get: what `bridge/devices` and Home Assistant show for them.
+public enum BLEDescriptors {
+    /// A BLE device: signal, RSSI and last seen as diagnostic entities (the first two disabled by default, as
+    /// zigbee2mqtt does for link quality); a Nova flash is also a light.
+    public static func device(
+        id: DeviceID, address: BLEAddress, name: String?, services: [BLEUUID], adapter: String? = nil
+    ) -> DeviceDescriptor {
+        var details: [String: JSONValue] = ["address": .string(address.description)]
+        if !services.isEmpty { details["services"] = .array(services.map { .string($0.description) }) }
+        if let adapter { details["adapter"] = .string(adapter) }
+        var signal = Expose.numeric("signal", name: "Signal", unit: nil, range: 0...1, category: .diagnostic)
+        signal.enabledByDefault = false
+        var rssi = Expose.numeric(
+            "rssi", name: "RSSI", unit: "dBm", deviceClass: "signal_strength", stateClass: "measurement", category: .diagnostic)
+        rssi.enabledByDefault = false
+        let descriptor = DeviceDescriptor(
+            id: id, kind: "ble", manufacturer: "Bluetooth LE", model: name ?? "BLE device",
+            connections: [["mac", address.description.lowercased()]], label: name,
+            exposes: [signal, rssi, .text("last_seen", name: "Last seen", category: .diagnostic)],
+            details: details)
+        return NovaSession.isNova(name: name, services: Set(services)) ? NovaSession.descriptor(descriptor) : descriptor
+    }
+
+    /// The sensor a decoded quantity becomes; nil for what is state only (lists) or not an entity yet (events).
+    static func expose(_ quantity: Quantity) -> Expose? {
+        let category: Expose.Category? = quantity.diagnostic ? .diagnostic : nil
+        switch quantity.kind {
+        case .numeric:
+            return .numeric(
+                quantity.key, name: quantity.name, unit: quantity.unit, deviceClass: quantity.deviceClass,
+                stateClass: quantity.stateClass, category: category)
+        case .binary:
+            return .binary(quantity.key, name: quantity.name, deviceClass: quantity.deviceClass, category: category)
+        case .text:
+            return .text(quantity.key, name: quantity.name, category: category)
+        case .event, .list:
+            return nil
+        }
+    }
+
+    /// The model shown for a passive sensor of a format.
+    static func model(of format: PassiveFormat) -> String {
+        switch format {
+        case .bthome: "BTHome sensor"
+        case .atc: "Thermometer (atc1441 firmware)"
+        case .pvvx: "Thermometer (pvvx firmware)"
+        case .ibeacon: "iBeacon"
+        case .eddystone: "Eddystone beacon"
+        }
+    }
+}

@@ -1,0 +1,126 @@
+public import BLEModels
+
+/// BTHome v2 adverts: `ServiceData["0000fcd2-…"]`, a device-information byte, then objects `id, value…`.
+public enum BTHome {
+    /// The service data UUID, `FCD2`.
+    public static let service = BLEUUID(uuid16: 0xFCD2)
+    /// The longest payload accepted: an extended advert's data field.
+    public static let maximumLength = 255
+
+    /// Every object id this decoder reads, with its quantity (0x00, the packet id, as `count`), in id order.
+    public static var objects: [(id: UInt8, quantity: Quantity)] {
+        BTHomeObject.table.sorted { $0.key < $1.key }.map { ($0.key, $0.value.quantity) }
+    }
+
+    /// The device-information byte.
+    public struct Info: Sendable, Hashable {
+        /// The raw byte.
+        public let raw: UInt8
+        /// Bit 0: the objects are AES-CCM encrypted.
+        public var isEncrypted: Bool { raw & 0x01 != 0 }
+        /// Bit 1: the sender's MAC (reversed) follows the info byte.
+        public var hasMAC: Bool { raw & 0x02 != 0 }
+        /// Bit 2: the device advertises on events only, not at regular intervals.
+        public var isTriggerBased: Bool { raw & 0x04 != 0 }
+        /// Bits 5–7.
+        public var version: Int { Int(raw >> 5) }
+    }
+
+    /// Decodes one BTHome service-data payload. Encrypted payloads are recognised and left alone. An object id
+    /// this decoder does not know has no known length, so decoding stops there and keeps what came before; a
+    /// payload that ends inside an object is undecodable as a whole.
+    public static func decode(_ payload: [UInt8]) -> Decoded {
+        guard let first = payload.first else { return .undecodable(.empty) }
+        guard payload.count <= maximumLength else { return .undecodable(.tooLong(payload.count)) }
+        let info = Info(raw: first)
+        guard info.version == 2 else { return .undecodable(.unsupportedVersion(info.version)) }
+        if info.isEncrypted { return .encrypted }
+        var reader = ByteReader(payload, offset: 1)
+        var objects: [(group: String, values: [Measurement?])] = []
+        var packetID: UInt8?
+        var stoppedEarly: DecodeFailure?
+        do throws(DecodeFailure) {
+            if info.hasMAC { _ = try reader.take(6) }
+            while reader.remaining > 0 {
+                let start = reader.offset
+                let id = try reader.uint8()
+                guard let object = BTHomeObject.table[id] else {
+                    stoppedEarly = .unknownObject(id: id, at: start)
+                    break
+                }
+                do throws(DecodeFailure) {
+                    if id == 0x00 {
+                        packetID = try reader.uint8()
+                    } else {
+                        objects.append((object.quantity.key, try object.read(&reader)))
+                    }
+                } catch {
+                    throw .truncated(at: start)
+                }
+            }
+        } catch {
+            return .undecodable(error)
+        }
+        return .reading(Reading(numbered(objects), packetID: packetID, stoppedEarly: stoppedEarly))
+    }
+
+    /// Keys of quantities that occur more than once in one advert get `_1`, `_2`, … in order (as bthome-ble
+    /// does), counting objects that carried no event, so a four-button remote's third button is always
+    /// `button_3`. Then the empty places are dropped.
+    static func numbered(_ objects: [(group: String, values: [Measurement?])]) -> [Measurement] {
+        var totals: [String: Int] = [:]
+        for object in objects { totals[object.group, default: 0] += 1 }
+        var seen: [String: Int] = [:]
+        var result: [Measurement] = []
+        for (key, values) in objects {
+            seen[key, default: 0] += 1
+            let index = seen[key] ?? 1
+            for case let measurement? in values {
+                guard (totals[key] ?? 0) > 1 else {
+                    result.append(measurement)
+                    continue
+                }
+                let quantity = measurement.quantity
+                result.append(
+                    Measurement(quantity.keyed("\(quantity.key)_\(index)", name: "\(quantity.name) \(index)"), measurement.value))
+            }
+        }
+        return result
+    }
+}
+
+extension BTHomeObject {
+    /// Reads the object's value. The result has one place per value the object can carry; a place is nil when
+    /// the object carried nothing valid there (no event, a binary value other than 0 or 1, text that is not UTF-8).
+    func read(_ reader: inout ByteReader) throws(DecodeFailure) -> [Measurement?] {
+        switch encoding {
+        case .unsigned(let size):
+            return [number(Double(try reader.littleEndian(size)))]
+        case .signed(let size):
+            return [number(Double(try reader.signedLittleEndian(size)))]
+        case .binary:
+            let raw = try reader.uint8()
+            return [raw <= 1 ? Measurement(quantity, .bool(raw == 1)) : nil]
+        case .button:
+            let code = try reader.uint8()
+            return [BTHomeEvents.button.first { $0.code == code }.map { Measurement(quantity, .event($0.name)) }]
+        case .dimmer:
+            let code = try reader.uint8()
+            let steps = try reader.uint8()
+            guard let event = BTHomeEvents.dimmer.first(where: { $0.code == code }) else { return [nil, nil] }
+            return [Measurement(quantity, .event(event.name)), Measurement(.dimmerSteps, Double(steps))]
+        case .text:
+            let bytes = try reader.take(Int(try reader.uint8()))
+            return [String(validating: bytes, as: UTF8.self).map { Measurement(quantity, .text($0)) }]
+        case .raw:
+            let bytes = try reader.take(Int(try reader.uint8()))
+            return [Measurement(quantity, .text(hexString(bytes)))]
+        case .timestamp:
+            return [Measurement(quantity, .text(ISOTimestamp.string(secondsSince1970: Int64(try reader.littleEndian(4)))))]
+        }
+    }
+
+    private func number(_ raw: Double) -> Measurement {
+        Measurement(quantity, raw * Double(multiplier) / Double(divisor))
+    }
+}

@@ -1,0 +1,99 @@
+/// What a decoded value measures, with everything needed to publish it: its state key, unit and the Home
+/// Assistant metadata the driver turns into an expose, and the rule that decides when a change is worth a
+/// publish. One table of these serves every format, so `temperature` means the same everywhere.
+public struct Quantity: Sendable, Hashable {
+    /// How a value is shown.
+    public enum Kind: Sendable, Hashable {
+        /// A number (`sensor`).
+        case numeric
+        /// On or off (`binary_sensor`); on follows Home Assistant's device class (for `door`, open).
+        case binary
+        /// Free text (`sensor` without unit).
+        case text
+        /// A momentary event (`event`) with the types it may carry.
+        case event(types: [String])
+        /// A list of numbers, e.g. RR intervals; state only.
+        case list
+    }
+
+    /// When a change of this quantity alone is worth publishing the device's state.
+    public enum ChangeRule: Sendable, Hashable {
+        /// Any change.
+        case any
+        /// A move of at least `absolute`, or `relative` times the last published value if that is larger.
+        case threshold(Double, relative: Double = 0)
+        /// Follows the signal: alone, at most once per `rssi_interval`.
+        case signal
+        /// Never alone (counters that always move); it goes out with other changes and at `state_interval`.
+        case quiet
+        /// Every occurrence (events).
+        case always
+    }
+
+    /// The key in the device's state, e.g. `temperature`.
+    public let key: String
+    /// A human name, e.g. `Temperature`.
+    public let name: String
+    /// How the value is shown.
+    public let kind: Kind
+    /// The unit, as Home Assistant spells it (`°C`, `%`, `hPa`); nil for none.
+    public let unit: String?
+    /// Home Assistant's device class, only where Home Assistant 2024.1 knows it for this unit.
+    public let deviceClass: String?
+    /// Home Assistant's state class (`measurement`, `total`, `total_increasing`).
+    public let stateClass: String?
+    /// Diagnostic values are filed apart, as zigbee2mqtt does for link quality.
+    public let diagnostic: Bool
+    /// When a change is worth a publish.
+    public let change: ChangeRule
+
+    /// Creates a quantity.
+    public init(
+        _ key: String, name: String, kind: Kind = .numeric, unit: String? = nil, deviceClass: String? = nil,
+        stateClass: String? = nil, diagnostic: Bool = false, change: ChangeRule = .any
+    ) {
+        self.key = key
+        self.name = name
+        self.kind = kind
+        self.unit = unit
+        self.deviceClass = deviceClass
+        self.stateClass = stateClass
+        self.diagnostic = diagnostic
+        self.change = change
+    }
+
+    /// A numeric sensor read at a point in time.
+    static func measurement(
+        _ key: String, _ name: String, unit: String?, deviceClass: String? = nil, change: ChangeRule,
+        diagnostic: Bool = false
+    ) -> Quantity {
+        Quantity(
+            key, name: name, unit: unit, deviceClass: deviceClass, stateClass: "measurement", diagnostic: diagnostic,
+            change: change)
+    }
+
+    /// A meter reading that only grows (or restarts from zero).
+    static func meter(_ key: String, _ name: String, unit: String, deviceClass: String?, stateClass: String = "total_increasing")
+        -> Quantity
+    {
+        Quantity(key, name: name, unit: unit, deviceClass: deviceClass, stateClass: stateClass)
+    }
+
+    /// An on/off sensor with Home Assistant's binary device class.
+    static func binary(_ key: String, _ name: String, deviceClass: String?) -> Quantity {
+        Quantity(key, name: name, kind: .binary, deviceClass: deviceClass)
+    }
+
+    /// Text that identifies or describes the device.
+    static func text(_ key: String, _ name: String, diagnostic: Bool = false, change: ChangeRule = .any) -> Quantity {
+        Quantity(key, name: name, kind: .text, diagnostic: diagnostic, change: change)
+    }
+
+    /// The same quantity under another state key and name, e.g. `button_2`, "Button 2" when a device has
+    /// several buttons.
+    public func keyed(_ key: String, name: String) -> Quantity {
+        Quantity(
+            key, name: name, kind: kind, unit: unit, deviceClass: deviceClass, stateClass: stateClass,
+            diagnostic: diagnostic, change: change)
+    }
+}

@@ -1,0 +1,173 @@
+import BLEModels
+import EV3Protocol
+
+extension EV3Settings: Decodable {
+    enum CodingKeys: String, CodingKey, CaseIterable {
+        case enabled, discovery, bricks, pollInterval = "poll_interval"
+    }
+
+    /// Decodes the `ev3` section; every brick entry is checked where it is written.
+    public init(from decoder: any Decoder) throws {
+        let reader = try SectionReader(decoder, keys: CodingKeys.self)
+        enabled = reader.value(.enabled, default: false)
+        discovery = reader.value(.discovery, default: EV3DiscoverySettings())
+        pollInterval = reader.value(.pollInterval, default: pollInterval)
+        if pollInterval < ConfigDuration(milliseconds: 100) { reader.problem(.pollInterval, "must be at least 100ms") }
+        let entries: [EV3BrickEntry] = reader.value(.bricks, default: [])
+        var connections: [EV3Connection: Int] = [:]
+        var serials: [String: Int] = [:]
+        for (index, entry) in entries.enumerated() {
+            guard let brick = entry.brick else { continue }
+            let path = reader.path + ["bricks", "Index \(index)"]
+            if let first = connections[brick.connection] {
+                reader.collector.add(path + [entry.connectionKey], "the same brick as bricks[\(first)]")
+            } else if let serial = brick.serialNumber, let first = serials[serial] {
+                reader.collector.add(path + ["serial_number"], "\(serial) is already the serial number of bricks[\(first)]")
+            }
+            connections[brick.connection] = connections[brick.connection] ?? index
+            if let serial = brick.serialNumber { serials[serial] = serials[serial] ?? index }
+            bricks.append(brick)
+        }
+    }
+}
+
+extension EV3DiscoverySettings: Decodable {
+    enum CodingKeys: String, CodingKey, CaseIterable {
+        case wifi, beaconPort = "beacon_port", usb
+    }
+
+    /// Decodes `ev3.discovery`.
+    public init(from decoder: any Decoder) throws {
+        let reader = try SectionReader(decoder, keys: CodingKeys.self)
+        wifi = reader.value(.wifi, default: true)
+        beaconPort = reader.value(.beaconPort, default: 3015)
+        if !(1...65535).contains(beaconPort) { reader.problem(.beaconPort, "must be a UDP port, 1 to 65535") }
+        usb = reader.value(.usb, default: true)
+    }
+}
+
+/// One `ev3.bricks` item as decoded: exactly one of the four connection keys, each checked in place.
+struct EV3BrickEntry: Decodable {
+    enum CodingKeys: String, CodingKey, CaseIterable {
+        case wifi, bluetooth, serial, usb, serialNumber = "serial_number", ports
+    }
+
+    /// The brick, or nil when the entry was malformed (already reported, so the config does not load).
+    let brick: EV3BrickSettings?
+    /// The key that named the connection, for messages about it.
+    let connectionKey: String
+
+    init(from decoder: any Decoder) throws {
+        let reader = try SectionReader(decoder, keys: CodingKeys.self)
+        let given = [CodingKeys.wifi, .bluetooth, .serial, .usb].filter { reader.container.contains($0) }
+        connectionKey = given.first?.stringValue ?? "wifi"
+        var valid = given.count == 1
+        if given.isEmpty {
+            reader.collector.add(reader.path, "needs one of wifi: host[:port], bluetooth: address, serial: /dev/rfcommN, usb: /dev/hidrawN")
+        } else if given.count > 1 {
+            reader.problem(given[1], "give one of wifi, bluetooth, serial and usb, not \(given.map(\.stringValue).joined(separator: " and "))")
+        }
+        let connection = given.first.flatMap { Self.connection($0, reader) }
+        valid = valid && connection != nil
+        var serialNumber: String?
+        if let text: String = reader.optional(.serialNumber) {
+            serialNumber = Self.serialNumber(text)
+            if serialNumber == nil {
+                reader.problem(.serialNumber, "\"\(text)\" is not a brick serial number (12 hex digits, e.g. 0016533f0c1e)")
+                valid = false
+            }
+        }
+        let ports = reader.value(.ports, default: EV3PortModes()).modes
+        brick = valid ? connection.map { EV3BrickSettings(connection: $0, serialNumber: serialNumber, ports: ports) } : nil
+    }
+
+    private static func connection(_ key: CodingKeys, _ reader: SectionReader<CodingKeys>) -> EV3Connection? {
+        guard let text: String = reader.optional(key) else { return nil }
+        switch key {
+        case .wifi:
+            guard let (host, port) = hostAndPort(text) else {
+                reader.problem(key, "\"\(text)\" is not host or host:port (port 1 to 65535; IPv6 in brackets)")
+                return nil
+            }
+            return .wifi(host: host, port: port)
+        case .bluetooth:
+            do throws(BLEFormatError) {
+                return .bluetooth(address: try BLEAddress(text).description)
+            } catch {
+                reader.problem(key, error.description)
+                return nil
+            }
+        default:
+            guard text.hasPrefix("/"), text.count > 1 else {
+                reader.problem(key, "\"\(text)\" is not an absolute device path (e.g. /dev/\(key == .usb ? "hidraw0" : "rfcomm0"))")
+                return nil
+            }
+            return key == .usb ? .usb(path: text) : .serial(path: text)
+        }
+    }
+
+    /// `host`, `host:port`, `[v6]` or `[v6]:port`.
+    static func hostAndPort(_ text: String) -> (String, Int)? {
+        var host = text
+        var port = EV3Connection.wifiPort
+        if text.hasPrefix("[") {
+            guard let close = text.firstIndex(of: "]") else { return nil }
+            host = String(text[text.index(after: text.startIndex)..<close])
+            let rest = text[text.index(after: close)...]
+            if !rest.isEmpty {
+                guard rest.hasPrefix(":"), let value = Int(rest.dropFirst()) else { return nil }
+                port = value
+            }
+        } else if let colon = text.firstIndex(of: ":") {
+            guard text.lastIndex(of: ":") == colon, let value = Int(text[text.index(after: colon)...]) else { return nil }
+            host = String(text[..<colon])
+            port = value
+        }
+        guard !host.isEmpty, !host.contains(where: { $0.isWhitespace || $0 == "/" }), (1...65535).contains(port) else {
+            return nil
+        }
+        return (host, port)
+    }
+
+    /// Twelve hex digits, lowercased; colons or dashes between octets are accepted and dropped.
+    static func serialNumber(_ text: String) -> String? {
+        let digits = text.filter { $0 != ":" && $0 != "-" }
+        guard digits.count == 12, digits.allSatisfy({ $0.isASCII && $0.isHexDigit }) else { return nil }
+        return digits.lowercased()
+    }
+}
+
+/// A brick's `ports` mapping: sensor port number to mode name, each key and value checked in place.
+struct EV3PortModes: Decodable {
+    let modes: [Int: EV3SensorMode]
+
+    init() { modes = [:] }
+
+    init(from decoder: any Decoder) throws {
+        let collector = decoder.userInfo[.configIssues] as? IssueCollector ?? IssueCollector()
+        let path = decoder.codingPath.map(\.stringValue)
+        // Read as one dictionary: a keyed lookup in Yams misses quoted keys such as "3".
+        let raw: [String: String]
+        do {
+            raw = try decoder.singleValueContainer().decode([String: String].self)
+        } catch {
+            collector.add(error, at: path)
+            modes = [:]
+            return
+        }
+        var modes: [Int: EV3SensorMode] = [:]
+        for (key, text) in raw.sorted(by: { $0.key < $1.key }) {
+            guard let port = Int(key), (1...4).contains(port) else {
+                collector.add(path + [key], "\"\(key)\" is not a sensor port (1 to 4)", atKey: true)
+                continue
+            }
+            guard let mode = EV3SensorMode(rawValue: text) else {
+                let known = EV3SensorMode.allCases.map(\.rawValue).joined(separator: ", ")
+                collector.add(path + [key], "\"\(text)\" is not a sensor mode (\(known))")
+                continue
+            }
+            modes[port] = mode
+        }
+        self.modes = modes
+    }
+}

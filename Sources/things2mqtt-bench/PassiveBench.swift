@@ -1,0 +1,120 @@
+import BridgeCore
+import DBus
+import Foundation
+import TestSupport
+
+/// Passive sensors: decoded adverts through the daemon next to a bare libdbus receiver, CPU per advert, memory
+/// with 1,000 sensors and after 1,000 random addresses, and what a 10 Hz advertiser costs the broker.
+struct PassiveBench {
+    let broker: Broker
+    static let sensor = BlueZStandIn.devicePath("02:B7:00:00:FF:FF")
+
+    struct Ingest {
+        var count = 0
+        var bareSeconds = 0.0
+        var bridgeSeconds = 0.0
+        var cpuPerThousand = 0.0
+        var final: JSONValue?
+    }
+
+    /// The daemon on a fresh stand-in, with `ble` lines, ready.
+    private func daemon(base: String, ble: String = "") async throws -> (BlueZStandIn, BridgeProcess) {
+        let standIn = try await BlueZStandIn.start()
+        let config = TestConfig.yaml(port: broker.port, base: base, logLevel: "warning", extra: "ble:\n  enabled: true\n" + ble)
+        let process = try BridgeProcess.start(config: config, environment: standIn.environment)
+        try await process.waitUntilReady(on: broker, base: base)
+        return (standIn, process)
+    }
+
+    /// A burst of BTHome adverts, each a new packet with a new temperature: until the bare receiver has them all,
+    /// and until the daemon has published the last one's value.
+    func ingest(count: Int) async throws -> Ingest {
+        let (standIn, process) = try await daemon(base: "bench_passive")
+        try await standIn.mock("AddDevice", [.string("hci0"), .string("02:B7:00:00:FF:FF"), .string("BTHome")])
+        let receiver = try await DBusConnection.connect(to: DBusAddress(standIn.daemon.address))
+        let signals = try await receiver.subscribe(
+            DBusMatchRule(sender: "org.bluez", interface: "org.freedesktop.DBus.Properties", member: "PropertiesChanged", path: Self.sensor))
+        let counted = Task {
+            var seen = 0
+            for await _ in signals {
+                seen += 1
+                if seen == count { break }
+            }
+            return ContinuousClock.now
+        }
+        var result = Ingest(count: count)
+        let ticks = CPUTime.ticks(pid: process.child.pid)
+        let start = ContinuousClock.now
+        try await standIn.mock("AdvertiseBTHomeBurst", [.string(Self.sensor), .uint32(UInt32(count))])
+        let bareDone = await counted.value
+        try await waitUntil("the burst's last value published", timeout: .seconds(120), every: .milliseconds(5)) {
+            try await broker.retainedJSON("bench_passive/ble_02b70000ffff")?["temperature"] == -40
+        }
+        let bridgeDone = ContinuousClock.now
+        if let before = ticks, let after = CPUTime.ticks(pid: process.child.pid) {
+            result.cpuPerThousand = Double(after - before) / CPUTime.ticksPerSecond / Double(count) * 1000
+        }
+        result.bareSeconds = (bareDone - start).inSeconds
+        result.bridgeSeconds = (bridgeDone - start).inSeconds
+        result.final = try await broker.retainedJSON("bench_passive/ble_02b70000ffff")?["temperature"]
+        await receiver.close()
+        _ = try await process.terminate()
+        return result
+    }
+
+    struct Memory {
+        var idle = 0.0, sensors = 0.0, random = 0.0
+        var topicsBefore = 0, topicsAfter = 0
+    }
+
+    /// RSS idle, with `count` BTHome sensors published, and after `count` random addresses on top.
+    func memory(count: Int) async throws -> Memory {
+        let base = "bench_passive_rss"
+        let (standIn, process) = try await daemon(base: base)
+        var result = Memory()
+        try await Task.sleep(for: .seconds(1))
+        result.idle = residentMiB(pid: process.child.pid) ?? .nan
+        try await standIn.mock("AddBTHomeSensors", [.string("hci0"), .uint32(UInt32(count))])
+        try await waitUntil("\(count) sensors published", timeout: .seconds(120), every: .milliseconds(200)) {
+            guard case .array(let list)? = try await broker.retainedJSON("\(base)/bridge/devices") else { return false }
+            return list.count >= count
+        }
+        try await Task.sleep(for: .seconds(3))
+        result.sensors = residentMiB(pid: process.child.pid) ?? .nan
+        result.topicsBefore = try await broker.retainedMessages(under: "\(base)/#").count
+        try await standIn.mock("AddRandomDevices", [.string("hci0"), .uint32(UInt32(count)), .int16(-60), .string("Phone")])
+        try await waitUntil("\(count) random addresses counted", timeout: .seconds(120), every: .milliseconds(200)) {
+            try await broker.retainedJSON("\(base)/bridge/info")?["integrations"]?["ble"]?["ignored_devices"] == .number(Double(count))
+        }
+        try await Task.sleep(for: .seconds(3))
+        result.random = residentMiB(pid: process.child.pid) ?? .nan
+        result.topicsAfter = try await broker.retainedMessages(under: "\(base)/#").count
+        _ = try await process.terminate()
+        return result
+    }
+
+    /// A sensor advertising ten times a second for `seconds`, its temperature and RSSI jittering a little, with
+    /// the default intervals: how many times its state is published.
+    func chatty(seconds: Int) async throws -> Int {
+        let base = "bench_passive_10hz"
+        let (standIn, process) = try await daemon(base: base)
+        try await standIn.mock("AddDevice", [.string("hci0"), .string("02:B7:00:00:FF:FF"), .string("BTHome")])
+        let client = try BenchClient(port: broker.port)
+        try await client.connect()
+        client.client.subscribe("\(base)/ble_02b70000ffff", qos: 1)
+        try await Task.sleep(for: .milliseconds(300))
+        let start = ContinuousClock.now
+        var packet = 0
+        while ContinuousClock.now - start < .seconds(seconds) {
+            packet += 1
+            let centidegrees = 2000 + packet % 3
+            let payload: [UInt8] = [0x40, 0x00, UInt8(packet % 256), 0x02, UInt8(centidegrees & 0xFF), UInt8(centidegrees >> 8)]
+            try await standIn.advertise(Self.sensor, rssi: Int16(-60 - packet % 3), serviceData: ["fcd2": payload])
+            try await Task.sleep(until: start + .milliseconds(100 * packet))
+        }
+        let published = client.sink.all.filter { !$0.retained && $0.topic == "\(base)/ble_02b70000ffff" }.count
+        await client.close()
+        _ = try await process.terminate()
+        return published
+    }
+}

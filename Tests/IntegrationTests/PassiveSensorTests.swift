@@ -1,0 +1,89 @@
+import BridgeCore
+import DBus
+import Foundation
+import Testing
+import TestSupport
+
+@Suite("Passive BLE sensors from their adverts, through the daemon", .tags(.integration, .process), .timeLimit(.minutes(2)))
+struct PassiveSensorTests {
+    static let pvvx: [UInt8] = [0x56, 0x34, 0x12, 0x38, 0xC1, 0xA4, 0x29, 0x09, 0xD7, 0x11, 0x86, 0x0B, 0x55, 0x12, 0x05]
+
+    /// A BTHome v2 payload: packet id, temperature in 0.01 °C, humidity 50.55 %.
+    static func bthome(packet: UInt8, centidegrees: Int16) -> [UInt8] {
+        let raw = UInt16(bitPattern: centidegrees)
+        return [0x40, 0x00, packet, 0x02, UInt8(raw & 0xFF), UInt8(raw >> 8), 0x03, 0xBF, 0x13]
+    }
+
+    func add(_ rig: BLERig, _ address: String, _ name: String) async throws -> String {
+        try #require(try await rig.standIn.mock("AddDevice", [.string("hci0"), .string(address), .string(name)]).first?.string)
+    }
+
+    @Test("pvvx, atc-style and BTHome sensors appear with decoded sensors; encrypted BTHome is shown, not decoded; beacons stay out")
+    func formats() async throws {
+        let rig = try await BLERig.start()
+        let broker = rig.broker
+        let thermometer = try await add(rig, "A4:C1:38:12:34:56", "ATC_123456")
+        try await rig.standIn.advertise(thermometer, rssi: -60, serviceData: ["181a": Self.pvvx])
+        let state = try await broker.waitForRetained("t2m/ble_a4c138123456") { $0.json?["temperature"] == 23.45 }
+        #expect(state.json?["humidity"] == 45.67)
+        #expect(state.json?["battery"] == 85)
+        #expect(state.json?["voltage"] == 2.95)
+        let sensor = try await broker.waitForRetained("homeassistant/sensor/t2m_ble_a4c138123456/temperature/config")
+        #expect(sensor.json?["device_class"] == "temperature")
+        #expect(sensor.json?["unit_of_measurement"] == "°C")
+        let battery = try await broker.waitForRetained("homeassistant/sensor/t2m_ble_a4c138123456/battery/config")
+        #expect(battery.json?["entity_category"] == "diagnostic")
+
+        let button = try await add(rig, "B0:00:00:00:00:01", "SBBT-002C")
+        try await rig.standIn.advertise(button, rssi: -60, serviceData: ["fcd2": Self.bthome(packet: 5, centidegrees: 2500)])
+        let bthome = try await broker.waitForRetained("t2m/ble_b00000000001") { $0.json?["temperature"] == 25 }
+        #expect(bthome.json?["humidity"] == 50.55)
+
+        let secret = try await add(rig, "B0:00:00:00:00:02", "Locked")
+        let sealed: [UInt8] = [0x41, 0xA4, 0x72, 0x66, 0xC2, 0x88, 0xA1, 0xEC, 0x1D, 0x02, 0xB2, 0x03, 0x00, 0x4D, 0x4C, 0x59, 0x6E]
+        try await rig.standIn.advertise(secret, rssi: -60, serviceData: ["fcd2": sealed])
+        let devices = try await broker.waitForRetained("t2m/bridge/devices") { message in
+            guard case .array(let list)? = message.json else { return false }
+            return list.contains { $0["id"] == "ble_b00000000002" && $0["details"]?["encrypted"] == true }
+        }
+        guard case .array(let list)? = devices.json else { throw TestFailure("no bridge/devices") }
+        #expect(list.first { $0["id"] == "ble_a4c138123456" }?["model"] == "Thermometer (pvvx firmware)")
+        #expect(try await broker.retainedJSON("t2m/ble_b00000000002")?["temperature"] == nil)
+
+        // iBeacon is not among the default formats, and a continuity advert is no beacon at all.
+        let beacon = try await add(rig, "C0:00:00:00:00:01", "Beacon")
+        let ibeacon: [UInt8] = [0x02, 0x15] + Array(repeating: 0x11, count: 16) + [0x00, 0x01, 0x00, 0x02, 0xC5]
+        try await rig.standIn.advertise(beacon, rssi: -60, manufacturerData: [0x004C: ibeacon])
+        let phone = try await add(rig, "C0:00:00:00:00:02", "Phone")
+        try await rig.standIn.advertise(phone, rssi: -60, manufacturerData: [0x004C: [0x10, 0x05, 0x01, 0x18, 0x44, 0x00, 0x00]])
+        try await broker.waitForRetained("t2m/bridge/info") { $0.json?["integrations"]?["ble"]?["ignored_devices"] == 2 }
+        #expect(try await broker.retained("t2m/ble_c00000000001") == nil)
+        #expect(try await rig.bridge.terminate() == 0)
+    }
+
+    @Test("a chatty sensor publishes only real changes: small moves, repeats of a packet id and a steady RSSI publish nothing")
+    func throttled() async throws {
+        let rig = try await BLERig.start(liveSignal: false)
+        let broker = rig.broker
+        let sensor = try await add(rig, "B0:00:00:00:00:03", "Chatty")
+        try await rig.standIn.advertise(sensor, rssi: -60, serviceData: ["fcd2": Self.bthome(packet: 1, centidegrees: 2500)])
+        try await broker.waitForRetained("t2m/ble_b00000000003") { $0.json?["temperature"] == 25 && $0.json?["status"] == "available" }
+        let client = try await TestClient.connect(to: broker)
+        try await client.subscribe("t2m/ble_b00000000003")
+        let mark = client.mark
+        // Twenty adverts: temperature jitters by up to 0.03 °C (under the 0.1 °C threshold), RSSI steady, and
+        // every fourth one repeats the previous packet id with a value far off (a repeat is dropped).
+        for index in 2...21 {
+            let repeated = index % 4 == 0
+            let payload = Self.bthome(packet: UInt8(repeated ? index - 1 : index), centidegrees: repeated ? 3000 : Int16(2500 + index % 4))
+            try await rig.standIn.advertise(sensor, rssi: -60, serviceData: ["fcd2": payload])
+        }
+        // A real change, as a barrier: every advert before it has been handled once it is published.
+        try await rig.standIn.advertise(sensor, rssi: -60, serviceData: ["fcd2": Self.bthome(packet: 22, centidegrees: 2550)])
+        try await client.waitForMessage(topic: "t2m/ble_b00000000003", after: mark) { $0.json?["temperature"] == 25.5 }
+        let published = client.messages(on: "t2m/ble_b00000000003").filter { $0.index >= mark && !$0.retained }
+        #expect(published.count == 1, "\(published.map(\.text))")
+        #expect(try await rig.bridge.terminate() == 0)
+        await client.close()
+    }
+}
