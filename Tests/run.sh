@@ -86,8 +86,9 @@ ha_checker 2024 HA2024_VENV "${HA2024_VENV:-/opt/ha2024}"
 # PYTHON chooses the 2024 interpreter only; the 2025 checker finds its Python 3.13 itself.
 PYTHON="" ha_checker 2025 HA2025_VENV "${HA2025_VENV:-/opt/ha2025}"
 
-echo "==> swift build --build-tests"
-swift build --build-tests
+# --force-resolved-versions: exactly the versions Package.resolved pins, or an error.
+echo "==> swift build --build-tests --force-resolved-versions"
+swift build --build-tests --force-resolved-versions
 
-echo "==> swift test"
-swift test
+echo "==> swift test --force-resolved-versions"
+swift test --force-resolved-versions

@@ -14,7 +14,7 @@ if ! dpkg -s $PACKAGES >/dev/null 2>&1; then
 fi
 
 echo "==> Building things2mqtt"
-swift build --product things2mqtt
+swift build --product things2mqtt --force-resolved-versions
 BIN="$(swift build --show-bin-path)/things2mqtt"
 
 MQTT_PORT="${MQTT_PORT:-1883}"
