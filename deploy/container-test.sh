@@ -1,0 +1,279 @@
+#!/usr/bin/env bash
+# Builds the things2mqtt image as things2mqtt:latest (left in the local image store) and checks it on the host
+# network against a real mosquitto and the LIFX cloud simulator: bridge/state online with the lights, a
+# non-root uid, healthy; unhealthy while the broker is stopped and healthy again once it is back; and every
+# `stop` (the bridge as PID 1, also while it is still starting, and behind `--init` as compose runs it)
+# publishes offline through the bridge's own DISCONNECT, never the will, and exits 0. Ends with
+# "N passed, N failed" and the figures measured.
+#
+#   deploy/container-test.sh
+#
+# Runs on a fresh Debian 12 machine with the Swift toolchain on PATH, as root or with sudo. It uses docker
+# if a docker engine answers, otherwise podman, which it installs from Debian's packages with runc (crun
+# fails on hosts with cgroup v1 hierarchies like this sandbox's) and runs with a private containers.conf
+# whose default_ulimits stay within the limits this process has (podman raises them otherwise, which an
+# unprivileged sandbox refuses), and catatonit for `--init`. Images are built with --format docker, without
+# which podman drops the HEALTHCHECK with only a warning.
+#
+# By default the release binary is built on the host (in .build-release, reused by later runs) and the image
+# from the Dockerfile's `prebuilt` target on a Debian 12 base made locally with mmdebstrap, so no container
+# registry is needed. Environment:
+#   ENGINE=docker|podman       force an engine
+#   RUNTIME_IMAGE=debian:bookworm-slim   use this base instead of making one
+#   FULL_BUILD=1               build the full multi-stage image instead (pulls swift:6.3-bookworm)
+#   STOP_ROUNDS=N              how many start/stop rounds check the clean stop (default 5)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+ROOT=$(pwd)
+
+SUDO=""
+if [ "$(id -u)" -ne 0 ]; then
+    command -v sudo >/dev/null 2>&1 || { echo "error: not root and sudo is missing" >&2; exit 1; }
+    SUDO=sudo
+fi
+
+IMAGE=things2mqtt:latest
+BASE_IMAGE=localhost/things2mqtt-base:bookworm
+NAME=things2mqtt-container-test
+BASE_TOPIC=container_test
+CLIENT_ID=things2mqtt-container-test
+STOP_ROUNDS=${STOP_ROUNDS:-5}
+WORK=$(mktemp -d /tmp/things2mqtt-container-test.XXXXXX)
+PASSED=0
+FAILED=0
+FIGURES=()
+BROKER_PID=""
+SIMULATOR_PID=""
+STATE_SUB_PID=""
+
+now() { echo "$EPOCHREALTIME"; }
+elapsed() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", b - a }'; }
+pass() { PASSED=$((PASSED + 1)); echo "  PASS  $*"; }
+fail() { FAILED=$((FAILED + 1)); echo "  FAIL  $*"; }
+check() { # check "what" command…
+    local what=$1; shift
+    if "$@"; then pass "$what"; else fail "$what"; fi
+}
+figure() { FIGURES+=("$1"); echo "  ----  $1"; }
+
+cleanup() {
+    set +e
+    if [ -n "${ENGINE:-}" ]; then $ENGINE rm -f "$NAME" >/dev/null 2>&1; fi
+    for pid in "$STATE_SUB_PID" "$SIMULATOR_PID" "$BROKER_PID"; do
+        if [ -n "$pid" ]; then kill "$pid" 2>/dev/null; wait "$pid" 2>/dev/null; fi
+    done
+    $SUDO rm -rf "$WORK" # the container's user owns what it wrote in config/
+}
+trap cleanup EXIT
+
+# ---------------------------------------------------------------------------------------------- engine
+apt_install() {
+    local missing=()
+    for package in "$@"; do
+        dpkg -s "$package" 2>/dev/null | grep -q '^Status: install ok installed' || missing+=("$package")
+    done
+    [ "${#missing[@]}" -eq 0 ] && return 0
+    echo "==> Installing ${missing[*]}"
+    $SUDO env DEBIAN_FRONTEND=noninteractive apt-get update -qq
+    $SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}"
+}
+
+if [ -z "${ENGINE:-}" ]; then
+    if command -v docker >/dev/null 2>&1 && docker info >/dev/null 2>&1; then ENGINE=docker; else ENGINE=podman; fi
+fi
+apt_install mosquitto mosquitto-clients libmosquitto-dev libdbus-1-dev pkg-config
+BUILD_FLAGS=()
+if [ "$ENGINE" = podman ]; then
+    # catatonit is podman's --init (compose's `init: true`); Debian's podman does not pull it in.
+    apt_install podman runc mmdebstrap catatonit
+    # A private containers.conf: runc, and limits no higher than this process's own.
+    nofile=$(ulimit -Hn)
+    [ "$nofile" = unlimited ] && nofile=1048576
+    nproc=$(ulimit -Hu)
+    { [ "$nproc" = unlimited ] || [ "$nproc" -gt 4096 ]; } && nproc=4096
+    export CONTAINERS_CONF="$WORK/containers.conf"
+    printf '[containers]\ndefault_ulimits = ["nofile=%s:%s", "nproc=%s:%s"]\n[engine]\nruntime = "runc"\n' \
+        "$nofile" "$nofile" "$nproc" "$nproc" >"$CONTAINERS_CONF"
+    BUILD_FLAGS+=(--format docker)
+    # Through `env`, as sudo would drop CONTAINERS_CONF from the environment.
+    ENGINE="$SUDO env CONTAINERS_CONF=$CONTAINERS_CONF podman"
+else
+    apt_install mmdebstrap
+    ENGINE="$SUDO docker"
+fi
+echo "==> Engine: $ENGINE"
+# podman runs health checks from systemd timers. Without systemd it says so at every run, stop and rm, and the
+# checks here run them with `healthcheck run` instead (see health below); that noise is left out.
+engine() {
+    if [[ "$ENGINE" == *podman ]] && [ ! -S /run/systemd/private ]; then
+        $ENGINE "$@" 2> >(grep -v 'unable to get systemd connection' >&2)
+    else
+        $ENGINE "$@"
+    fi
+}
+
+# ---------------------------------------------------------------------------------------------- image
+if [ "${FULL_BUILD:-0}" = 1 ]; then
+    echo "==> Building $IMAGE (multi-stage: Swift 6.3 build stage, then the runtime stage)"
+    start=$(now)
+    $ENGINE build "${BUILD_FLAGS[@]}" --network host -f deploy/Dockerfile \
+        ${RUNTIME_IMAGE:+--build-arg RUNTIME_IMAGE="$RUNTIME_IMAGE"} -t "$IMAGE" .
+    figure "image build (multi-stage, from scratch or cache): $(elapsed "$start" "$(now)") s"
+else
+    if [ -z "${RUNTIME_IMAGE:-}" ]; then
+        RUNTIME_IMAGE=$BASE_IMAGE
+        if ! $ENGINE image inspect "$RUNTIME_IMAGE" >/dev/null 2>&1; then
+            echo "==> Making the Debian 12 base $RUNTIME_IMAGE with mmdebstrap (as debian:bookworm-slim: no docs, man pages or locales)"
+            start=$(now)
+            $SUDO mmdebstrap --variant=minbase --hook-dir=/usr/share/mmdebstrap/hooks/merged-usr \
+                --dpkgopt='path-exclude=/usr/share/man/*' --dpkgopt='path-exclude=/usr/share/info/*' \
+                --dpkgopt='path-exclude=/usr/share/locale/*' --dpkgopt='path-exclude=/usr/share/doc/*' \
+                --dpkgopt='path-include=/usr/share/doc/*/copyright' --format=tar bookworm - |
+                $ENGINE import --change 'ENV PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin' \
+                    --change 'CMD ["bash"]' - "$RUNTIME_IMAGE" >/dev/null
+            figure "base image made with mmdebstrap: $(elapsed "$start" "$(now)") s"
+        fi
+    fi
+    echo "==> Building the release binary on the host (.build-release)"
+    start=$(now)
+    swift build -c release --product things2mqtt --static-swift-stdlib --force-resolved-versions --scratch-path .build-release
+    # Stripped, as the Dockerfile's build stage installs it.
+    install -D -s -m 755 "$(swift build -c release --scratch-path .build-release --show-bin-path)/things2mqtt" .build-image/things2mqtt
+    figure "release build on the host (incremental if .build-release was there): $(elapsed "$start" "$(now)") s"
+    echo "==> Building $IMAGE from the prebuilt target on $RUNTIME_IMAGE"
+    start=$(now)
+    $ENGINE build "${BUILD_FLAGS[@]}" --network host -f deploy/Dockerfile --target prebuilt \
+        --build-arg RUNTIME_IMAGE="$RUNTIME_IMAGE" -t "$IMAGE" .
+    figure "image build (prebuilt target): $(elapsed "$start" "$(now)") s"
+fi
+size=$($ENGINE image inspect "$IMAGE" --format '{{.Size}}')
+figure "image size: $((size / 1000000)) MB ($size bytes)"
+check "the image is at most 200 MB" test "$size" -le 200000000
+check "the image keeps its HEALTHCHECK" bash -c "$ENGINE image inspect $IMAGE | grep -q '\"health\"'"
+# The LIFX simulator is the same binary; the one in the image runs on this Debian 12 host too.
+BIN="$WORK/things2mqtt"
+engine run --rm --entrypoint cat "$IMAGE" /usr/local/bin/things2mqtt >"$BIN"
+chmod 755 "$BIN"
+
+# ---------------------------------------------------------------------------------------------- broker, simulator
+free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
+MQTT_PORT=$(free_port)
+LIFX_PORT=$(free_port)
+printf 'listener %s 127.0.0.1\nallow_anonymous true\npersistence false\nset_tcp_nodelay true\nlog_dest file %s\nlog_type error\nlog_type warning\nlog_type notice\nlog_type information\n%s' \
+    "$MQTT_PORT" "$WORK/mosquitto.log" "$([ "$(id -u)" -eq 0 ] && echo 'user root')" >"$WORK/mosquitto.conf"
+start_broker() {
+    mosquitto -c "$WORK/mosquitto.conf" >>"$WORK/mosquitto.out" 2>&1 &
+    BROKER_PID=$!
+    for _ in $(seq 100); do (exec 3<>"/dev/tcp/127.0.0.1/$MQTT_PORT") 2>/dev/null && return 0; sleep 0.05; done
+    echo "mosquitto did not start" >&2; return 1
+}
+stop_broker() { kill "$BROKER_PID"; wait "$BROKER_PID" 2>/dev/null || true; BROKER_PID=""; }
+start_broker
+"$BIN" simulate lifx --port "$LIFX_PORT" --token container-test >"$WORK/simulator.log" 2>&1 &
+SIMULATOR_PID=$!
+for _ in $(seq 100); do grep -q listening "$WORK/simulator.log" && break; sleep 0.05; done
+
+mkdir -p "$WORK/config"
+cat >"$WORK/config/config.yaml" <<YAML
+mqtt:
+  server: mqtt://127.0.0.1:$MQTT_PORT
+  base_topic: $BASE_TOPIC
+  client_id: $CLIENT_ID
+lifx:
+  enabled: true
+  token: \${LIFX_TOKEN}
+  api_url: http://127.0.0.1:$LIFX_PORT/v1
+YAML
+$SUDO chown -R 10001:10001 "$WORK/config"
+
+retained() { mosquitto_sub -p "$MQTT_PORT" -t "$1" -C 1 -W 2 2>/dev/null || true; }
+wait_for() { # wait_for seconds command…: polls every 0.1 s
+    local deadline=$((SECONDS + $1)); shift
+    until "$@"; do [ "$SECONDS" -lt "$deadline" ] || return 1; sleep 0.1; done
+}
+state_is() { retained "$BASE_TOPIC/bridge/state" | grep -q "\"state\":\"$1\""; }
+run_bridge() { # run_bridge [engine options…]: as PID 1 unless given --init
+    engine run -d --name "$NAME" --network host "$@" -v "$WORK/config:/config" \
+        -e LIFX_TOKEN=container-test "$IMAGE" >/dev/null
+}
+health() { # prints the container's health status, after running the check once (for podman without systemd)
+    if [[ "$ENGINE" == *podman ]]; then $ENGINE healthcheck run "$NAME" >/dev/null 2>&1 || true; fi
+    $ENGINE inspect "$NAME" --format '{{.State.Health.Status}}' 2>/dev/null
+}
+health_is() { [ "$(health)" = "$1" ]; }
+disconnects() { grep -c "Client $CLIENT_ID disconnected\." "$WORK/mosquitto.log" || true; }
+wills() { grep -c -E "Client $CLIENT_ID (closed its connection|has exceeded timeout)|Socket error on client $CLIENT_ID" "$WORK/mosquitto.log" || true; }
+
+# ---------------------------------------------------------------------------------------------- checks
+echo "==> Running the bridge in a container on the host network (broker :$MQTT_PORT, LIFX simulator :$LIFX_PORT)"
+mosquitto_sub -p "$MQTT_PORT" -t "$BASE_TOPIC/bridge/state" -F '%U %p' >"$WORK/states.log" 2>/dev/null &
+STATE_SUB_PID=$!
+sleep 0.2
+start=$EPOCHREALTIME
+run_bridge
+if wait_for 30 state_is online; then
+    online_at=$(awk '/online/ { print $1; exit }' "$WORK/states.log")
+    figure "time to online (from '${ENGINE##* } run' to bridge/state online): $(elapsed "$start" "${online_at:-$EPOCHREALTIME}") s"
+    pass "bridge/state is online"
+else
+    fail "bridge/state is online"
+    $ENGINE logs "$NAME" 2>&1 | tail -20
+fi
+lights_published() {
+    local count
+    count=$(mosquitto_sub -p "$MQTT_PORT" -t "$BASE_TOPIC/+" -W 1 -v 2>/dev/null | grep -c "^$BASE_TOPIC/lifx_d073d5" || true)
+    [ "$count" -ge 5 ]
+}
+check "the five simulated LIFX lights are published" wait_for 30 lights_published
+pid=$($ENGINE inspect "$NAME" --format '{{.State.Pid}}')
+uid=$(awk '/^Uid:/ { print $2 }' "/proc/$pid/status" 2>/dev/null || echo unknown)
+figure "the bridge process runs as uid $uid"
+check "the bridge runs as a non-root uid (10001)" test "$uid" = 10001
+check "the container turns healthy" wait_for 60 health_is healthy
+stop_broker
+check "it turns unhealthy when the broker stops" wait_for 60 health_is unhealthy
+start_broker
+check "it turns healthy again when the broker returns" wait_for 60 health_is healthy
+check "bridge/state is online again after the broker came back" wait_for 30 state_is online
+
+echo "==> Stopping it $STOP_ROUNDS times (once online as PID 1, once while still starting, once behind --init)"
+stop_times=()
+for round in $(seq "$STOP_ROUNDS"); do
+    how="PID 1"
+    if [ "$round" -gt 1 ]; then
+        engine rm -f "$NAME" >/dev/null
+        # The third round runs as compose does, behind a small init that passes SIGTERM on.
+        if [ "$round" -eq 3 ]; then how="--init"; run_bridge --init; else run_bridge; fi
+        # The second round stops the bridge at once, while it may still be starting (a signal sent before its
+        # handlers are in place must not be lost, also as PID 1).
+        if [ "$round" -eq 2 ]; then how="PID 1, while starting"; else wait_for 30 state_is online || true; fi
+    fi
+    before_disconnects=$(disconnects)
+    before_wills=$(wills)
+    start=$EPOCHREALTIME
+    engine stop -t 10 "$NAME" >/dev/null
+    stop_seconds=$(elapsed "$start" "$EPOCHREALTIME")
+    stop_times+=("$stop_seconds")
+    code=$($ENGINE inspect "$NAME" --format '{{.State.ExitCode}}')
+    sleep 0.3 # mosquitto writes its log line by line as it gets to it
+    round_ok=yes
+    [ "$code" = 0 ] || round_ok="no: exit code $code"
+    state_is offline || [ "$round" -eq 2 ] || round_ok="no: bridge/state is not offline"
+    [ "$(wills)" = "$before_wills" ] || round_ok="no: the broker saw the connection drop (the will was published)"
+    if [ "$round" -ne 2 ] && [ "$(disconnects)" = "$before_disconnects" ]; then round_ok="no: no DISCONNECT in the broker log"; fi
+    if [ "$round_ok" = yes ]; then
+        if [ "$round" -eq 2 ]; then checked="exit 0, no will"; else checked="exit 0, offline, DISCONNECT, no will"; fi
+        pass "stop round $round ($how): $checked (${stop_seconds} s)"
+    else
+        fail "stop round $round ($how): $round_ok (${stop_seconds} s)"
+        $ENGINE logs "$NAME" 2>&1 | tail -15
+    fi
+done
+figure "stop times (${ENGINE##* } stop, s): ${stop_times[*]}"
+check "a retained offline state is left on the broker" state_is offline
+
+echo
+echo "==> Figures"
+for line in "${FIGURES[@]}"; do echo "    $line"; done
+echo "$PASSED passed, $FAILED failed"
+[ "$FAILED" -eq 0 ]
