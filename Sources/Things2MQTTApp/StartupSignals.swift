@@ -29,6 +29,18 @@ public enum StartupSignals {
         }
     }
 
+    /// Gives SIGTERM, SIGINT and SIGHUP their default actions back (for a command other than the daemon) and
+    /// sends any that arrived while held again, so they act as if they had never been held.
+    public static func release() {
+        for signal in [SIGTERM, SIGINT, SIGHUP] {
+            var action = sigaction()
+            action.__sigaction_handler.sa_handler = SIG_DFL
+            sigemptyset(&action.sa_mask)
+            sigaction(signal, &action, nil)
+        }
+        replay([SIGTERM, SIGINT, SIGHUP])
+    }
+
     /// Sends each of `signals` that arrived while held to this process again, now that a real handler takes it.
     static func replay(_ signals: [Int32]) {
         for signal in signals {

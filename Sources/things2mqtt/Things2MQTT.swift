@@ -21,9 +21,12 @@ struct Things2MQTT: AsyncParsableCommand {
     /// Parses the command line and runs the command; for the daemon, the shutdown signals are held from the
     /// very start, so one sent during start-up still ends in a clean stop.
     static func main() async {
+        // Before the command line is parsed, which takes milliseconds: a container's PID 1 loses every signal
+        // that comes before it has a handler. Other commands get the default actions back at once.
+        StartupSignals.hold()
         do {
             var command = try parseAsRoot()
-            if command is Run { StartupSignals.hold() }
+            if !(command is Run) { StartupSignals.release() }
             if var asyncCommand = command as? any AsyncParsableCommand {
                 try await asyncCommand.run()
             } else {

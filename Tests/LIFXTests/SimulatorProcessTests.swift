@@ -53,8 +53,10 @@ struct SimulatorProcessTests {
         #expect(labels == ["Ceiling", "Floor Lamp", "Reading Lamp", "Bedside", "Dresser"])
         #expect(child.isRunning, "\(child.stderr)")
 
+        // Commands other than the daemon get the default actions back once the command line is parsed:
+        // SIGTERM ends the simulator at once.
         child.signal(SIGTERM)
-        try await child.waitForExit()
+        #expect(try await child.waitForExit() == 128 + SIGTERM)
     }
 
     /// The API root from the simulator's start-up line, `… listening on http://127.0.0.1:<port>/v1 (token: …)`.
