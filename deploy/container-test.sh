@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
 # Builds the things2mqtt image as things2mqtt:latest (left in the local image store) and checks it on the host
 # network against a real mosquitto and the LIFX cloud simulator: bridge/state online with the lights, a
-# non-root uid, healthy; unhealthy while the broker is stopped and healthy again once it is back; and every
-# `stop` (the bridge as PID 1, also while it is still starting, and behind `--init` as compose runs it)
-# publishes offline through the bridge's own DISCONNECT, never the will, and exits 0. Ends with
-# "N passed, N failed" and the figures measured.
+# non-root uid, healthy; unhealthy while the broker is stopped and healthy again once it is back; every `stop`
+# of the running bridge (as PID 1, and behind `--init` as compose runs it) publishes offline through its own
+# DISCONNECT, never the will, and exits 0; so does one right after `run`, and a SIGTERM while the bridge (PID 1)
+# is held in its start-up is kept. Ends with "N passed, N failed" and the figures measured.
 #
 #   deploy/container-test.sh
 #
@@ -81,7 +81,7 @@ apt_install() {
 if [ -z "${ENGINE:-}" ]; then
     if command -v docker >/dev/null 2>&1 && docker info >/dev/null 2>&1; then ENGINE=docker; else ENGINE=podman; fi
 fi
-apt_install mosquitto mosquitto-clients libmosquitto-dev libdbus-1-dev pkg-config
+apt_install mosquitto mosquitto-clients libmosquitto-dev libdbus-1-dev pkg-config openssl
 BUILD_FLAGS=()
 if [ "$ENGINE" = podman ]; then
     # catatonit is podman's --init (compose's `init: true`); Debian's podman does not pull it in.
@@ -158,9 +158,23 @@ chmod 755 "$BIN"
 # ---------------------------------------------------------------------------------------------- broker, simulator
 free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
 MQTT_PORT=$(free_port)
+TLS_PORT=$(free_port)
 LIFX_PORT=$(free_port)
-printf 'listener %s 127.0.0.1\nallow_anonymous true\npersistence false\nset_tcp_nodelay true\nlog_dest file %s\nlog_type error\nlog_type warning\nlog_type notice\nlog_type information\n%s' \
-    "$MQTT_PORT" "$WORK/mosquitto.log" "$([ "$(id -u)" -eq 0 ] && echo 'user root')" >"$WORK/mosquitto.conf"
+# A throwaway CA and server certificate for the broker's TLS listener, which the held start-up below needs.
+TLS="$WORK/tls"
+mkdir -p "$TLS"
+printf '[req]\ndistinguished_name = subject\nprompt = no\nx509_extensions = authority\n[subject]\nCN = things2mqtt container test CA\n[authority]\nbasicConstraints = critical, CA:TRUE\nkeyUsage = critical, keyCertSign, cRLSign\nsubjectKeyIdentifier = hash\n' >"$TLS/ca.cnf"
+printf 'basicConstraints = CA:FALSE\nkeyUsage = critical, digitalSignature, keyEncipherment\nextendedKeyUsage = serverAuth\nsubjectAltName = DNS:localhost, IP:127.0.0.1\nauthorityKeyIdentifier = keyid\n' >"$TLS/server.ext"
+curve=(-newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes)
+{
+    openssl req -x509 -config "$TLS/ca.cnf" -days 2 "${curve[@]}" -keyout "$TLS/ca.key" -out "$TLS/ca.crt"
+    openssl req -new -config "$TLS/ca.cnf" -subj /CN=localhost "${curve[@]}" -keyout "$TLS/server.key" -out "$TLS/server.csr"
+    openssl x509 -req -in "$TLS/server.csr" -CA "$TLS/ca.crt" -CAkey "$TLS/ca.key" -set_serial "$RANDOM" -days 2 \
+        -extfile "$TLS/server.ext" -out "$TLS/server.crt"
+} >"$TLS/openssl.log" 2>&1
+printf 'listener %s 127.0.0.1\nlistener %s 127.0.0.1\ncafile %s\ncertfile %s\nkeyfile %s\nallow_anonymous true\npersistence false\nset_tcp_nodelay true\nlog_dest file %s\nlog_type error\nlog_type warning\nlog_type notice\nlog_type information\n%s' \
+    "$MQTT_PORT" "$TLS_PORT" "$TLS/ca.crt" "$TLS/server.crt" "$TLS/server.key" "$WORK/mosquitto.log" \
+    "$([ "$(id -u)" -eq 0 ] && echo 'user root')" >"$WORK/mosquitto.conf"
 start_broker() {
     mosquitto -c "$WORK/mosquitto.conf" >>"$WORK/mosquitto.out" 2>&1 &
     BROKER_PID=$!
@@ -202,7 +216,10 @@ health() { # prints the container's health status, after running the check once 
 }
 health_is() { [ "$(health)" = "$1" ]; }
 disconnects() { grep -c "Client $CLIENT_ID disconnected\." "$WORK/mosquitto.log" || true; }
-wills() { grep -c -E "Client $CLIENT_ID (closed its connection|has exceeded timeout)|Socket error on client $CLIENT_ID" "$WORK/mosquitto.log" || true; }
+wills() { # wills [client id]: connections the broker saw drop, for which it publishes the will
+    local id=${1:-$CLIENT_ID}
+    grep -c -E "Client $id (closed its connection|has exceeded timeout)|Socket error on client $id" "$WORK/mosquitto.log" || true
+}
 
 # ---------------------------------------------------------------------------------------------- checks
 echo "==> Running the bridge in a container on the host network (broker :$MQTT_PORT, LIFX simulator :$LIFX_PORT)"
@@ -236,17 +253,20 @@ start_broker
 check "it turns healthy again when the broker returns" wait_for 60 health_is healthy
 check "bridge/state is online again after the broker came back" wait_for 30 state_is online
 
-echo "==> Stopping it $STOP_ROUNDS times (once online as PID 1, once while still starting, once behind --init)"
+echo "==> Stopping it $STOP_ROUNDS times (online as PID 1 and behind --init, and once right after run)"
 stop_times=()
 for round in $(seq "$STOP_ROUNDS"); do
     how="PID 1"
     if [ "$round" -gt 1 ]; then
         engine rm -f "$NAME" >/dev/null
-        # The third round runs as compose does, behind a small init that passes SIGTERM on.
-        if [ "$round" -eq 3 ]; then how="--init"; run_bridge --init; else run_bridge; fi
-        # The second round stops the bridge at once, while it may still be starting (a signal sent before its
-        # handlers are in place must not be lost, also as PID 1).
-        if [ "$round" -eq 2 ]; then how="PID 1, while starting"; else wait_for 30 state_is online || true; fi
+        # Rounds 2 and 3 run as compose does, behind a small init that passes SIGTERM on.
+        if [ "$round" -le 3 ]; then how="--init"; run_bridge --init; else run_bridge; fi
+        # Round 2 stops the bridge right after `run`, while it may still be starting. A signal that comes before
+        # the process has run any code of its own meets the default action: as PID 1 the kernel drops it (and
+        # `stop` ends in SIGKILL after connecting), which is why it runs behind --init here, where that signal
+        # ends the bridge before it has connected (status 143, nothing on the broker). The bridge holds the
+        # signals from its first instruction on; the held start-up below checks that as PID 1.
+        if [ "$round" -eq 2 ]; then how="--init, right after run"; else wait_for 30 state_is online || true; fi
     fi
     before_disconnects=$(disconnects)
     before_wills=$(wills)
@@ -257,12 +277,17 @@ for round in $(seq "$STOP_ROUNDS"); do
     code=$($ENGINE inspect "$NAME" --format '{{.State.ExitCode}}')
     sleep 0.3 # mosquitto writes its log line by line as it gets to it
     round_ok=yes
-    [ "$code" = 0 ] || round_ok="no: exit code $code"
+    early=""
+    if [ "$round" -eq 2 ] && [ "$code" = 143 ] && [ -z "$($ENGINE logs "$NAME" 2>&1)" ]; then
+        early="exit 143 (SIGTERM came before the bridge ran any code)"
+    elif [ "$code" != 0 ]; then
+        round_ok="no: exit code $code"
+    fi
     state_is offline || [ "$round" -eq 2 ] || round_ok="no: bridge/state is not offline"
     [ "$(wills)" = "$before_wills" ] || round_ok="no: the broker saw the connection drop (the will was published)"
     if [ "$round" -ne 2 ] && [ "$(disconnects)" = "$before_disconnects" ]; then round_ok="no: no DISCONNECT in the broker log"; fi
     if [ "$round_ok" = yes ]; then
-        if [ "$round" -eq 2 ]; then checked="exit 0, no will"; else checked="exit 0, offline, DISCONNECT, no will"; fi
+        if [ "$round" -eq 2 ]; then checked="${early:-exit 0}, no will"; else checked="exit 0, offline, DISCONNECT, no will"; fi
         pass "stop round $round ($how): $checked (${stop_seconds} s)"
     else
         fail "stop round $round ($how): $round_ok (${stop_seconds} s)"
@@ -271,6 +296,58 @@ for round in $(seq "$STOP_ROUNDS"); do
 done
 figure "stop times (${ENGINE##* } stop, s): ${stop_times[*]}"
 check "a retained offline state is left on the broker" state_is offline
+
+# The bridge as PID 1 is held in its start-up, after its config is loaded and before anything traps SIGTERM: its
+# TLS ca_file is a named pipe, which libmosquitto opens while the bridge builds its MQTT client. SIGTERM comes
+# there (`kill`, which returns once the signal is sent, where `stop` would wait), then the pipe is replaced by
+# the real CA file and let go. The signal must not be lost: the bridge stops by itself with status 0, having
+# never said online and leaving no will.
+echo "==> Stopping it (PID 1) while it is held in its start-up"
+HELD="$WORK/held"
+mkdir -p "$HELD"
+chmod 755 "$HELD"
+cat >"$HELD/config.yaml" <<YAML
+mqtt:
+  server: mqtts://127.0.0.1:$TLS_PORT
+  base_topic: ${BASE_TOPIC}_held
+  client_id: $CLIENT_ID-held
+  tls:
+    ca_file: /config/ca.crt
+YAML
+chmod 644 "$HELD/config.yaml"
+mkfifo -m 644 "$HELD/ca.crt"
+blocked_in_open() { grep -qx wait_for_partner "/proc/$1"/task/*/wchan 2>/dev/null; }
+release_held() { # the blocked open sees an empty file, every later open of the path the real CA
+    ln "$HELD/ca.crt" "$HELD/held-fifo"
+    install -m 644 "$TLS/ca.crt" "$HELD/real.crt"
+    mv "$HELD/real.crt" "$HELD/ca.crt"
+    timeout 5 bash -c ': >"$1"' _ "$HELD/held-fifo" || true
+    rm -f "$HELD/held-fifo"
+}
+engine rm -f "$NAME" >/dev/null
+engine run -d --name "$NAME" --network host -v "$HELD:/config" "$IMAGE" >/dev/null
+pid=$($ENGINE inspect "$NAME" --format '{{.State.Pid}}')
+if wait_for 30 blocked_in_open "$pid"; then
+    engine kill --signal TERM "$NAME" >/dev/null
+    release_held
+    code=$(timeout 20 $ENGINE wait "$NAME" 2>/dev/null || echo "none: still running 20 s after SIGTERM")
+    sleep 0.3
+    held_ok=yes
+    [ "$code" = 0 ] || held_ok="no: exit code $code"
+    $ENGINE logs "$NAME" 2>&1 | grep -q 'INFO \[things2mqtt\] Stopped' || held_ok="no: the log does not end in Stopped"
+    held_state=$(retained "${BASE_TOPIC}_held/bridge/state")
+    [ -z "$held_state" ] || [[ "$held_state" == *'"offline"'* ]] || held_ok="no: bridge/state is $held_state"
+    [ "$(wills "$CLIENT_ID-held")" = 0 ] || held_ok="no: the broker saw the connection drop (the will was published)"
+    if [ "$held_ok" = yes ]; then
+        pass "SIGTERM during start-up (PID 1): kept, exit 0, never online, no will"
+    else
+        fail "SIGTERM during start-up (PID 1): $held_ok"
+        $ENGINE logs "$NAME" 2>&1 | tail -15
+    fi
+else
+    fail "SIGTERM during start-up (PID 1): the bridge did not block opening its ca_file pipe"
+    $ENGINE logs "$NAME" 2>&1 | tail -15
+fi
 
 echo
 echo "==> Figures"
