@@ -263,7 +263,7 @@ let package = Package(
             name: "IntegrationTests",
             dependencies: [
                 "TestSupport", "Mosquitto", "LIFXSimulator", "BridgeCore", "Bridge", "BridgeConfig", "Things2MQTTApp", "DBus",
-                "BLEDriver", "BLEModels",
+                "BLEDriver", "BLEModels", "BLEFormats",
             ],
             swiftSettings: strictSettings
         ),

@@ -50,11 +50,12 @@ extension BridgeService {
 
     private func deviceDiscovered(_ descriptor: DeviceDescriptor) {
         let id = descriptor.id
-        if var record = devices[id] {
-            guard record.descriptor != descriptor else { return }
+        if let previous = devices[id] {
+            guard previous.descriptor != descriptor else { return }
+            var record = previous
             record.descriptor = descriptor
             devices[id] = record
-            publishDiscovery(for: record)
+            publishDiscovery(for: record, previous: previous)
             scheduleInventory()
             return
         }
