@@ -24,8 +24,8 @@ public struct ExposeEvent: Sendable, Equatable {
     /// The expose's path as the published payload names it: `button`, `buttons.up`.
     public var property: String { path.joined(separator: ".") }
 
-    /// zigbee2mqtt's `action` for the occurrence, path and type in one word: `button_press`, `buttons_up_long_press`,
-    /// so that scripts written against zigbee2mqtt's `action` values carry over.
+    /// Path and type in one word, shaped like zigbee2mqtt's `action` values (`<button>_<action>`): `button_press`,
+    /// `buttons_up_long_press`, for scripts that switch on one value.
     public var action: String { (path + [type]).joined(separator: "_") }
 
     /// The payload published on `<alias>/event`: the data, then `event_type`, `property` and `action`, which win
