@@ -41,10 +41,11 @@ let package = Package(
             ],
             swiftSettings: strictSettings
         ),
+        .target(name: "ThreadHandoff", swiftSettings: strictSettings),
         .target(
             name: "DBus",
             dependencies: [
-                "CDBus",
+                "CDBus", "ThreadHandoff",
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strictSettings
@@ -114,7 +115,7 @@ let package = Package(
         .target(
             name: "EV3Link",
             dependencies: [
-                "EV3Protocol", "BridgeCore",
+                "EV3Protocol", "BridgeCore", "ThreadHandoff",
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strictSettings
