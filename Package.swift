@@ -227,12 +227,12 @@ let package = Package(
         ),
         .testTarget(
             name: "BLEModelsTests",
-            dependencies: ["BLEModels", "BridgeCore"],
+            dependencies: ["BLEModels", "BridgeCore", "TestSupport"],
             swiftSettings: strictSettings
         ),
         .testTarget(
             name: "BLEFormatsTests",
-            dependencies: ["BLEFormats", "BLEModels", "BridgeCore"],
+            dependencies: ["BLEFormats", "BLEModels", "BridgeCore", "TestSupport"],
             swiftSettings: strictSettings
         ),
         .testTarget(
@@ -250,14 +250,14 @@ let package = Package(
         .testTarget(
             name: "EV3LinkTests",
             dependencies: [
-                "EV3Link", "EV3Simulator", "EV3Protocol", "BridgeCore",
+                "EV3Link", "EV3Simulator", "EV3Protocol", "BridgeCore", "TestSupport",
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strictSettings
         ),
         .testTarget(
             name: "EV3ProtocolTests",
-            dependencies: ["EV3Protocol"],
+            dependencies: ["EV3Protocol", "TestSupport"],
             swiftSettings: strictSettings
         ),
         .testTarget(
