@@ -41,10 +41,11 @@ let package = Package(
             ],
             swiftSettings: strictSettings
         ),
+        .target(name: "ThreadHandoff", swiftSettings: strictSettings),
         .target(
             name: "DBus",
             dependencies: [
-                "CDBus",
+                "CDBus", "ThreadHandoff",
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strictSettings
@@ -114,7 +115,7 @@ let package = Package(
         .target(
             name: "EV3Link",
             dependencies: [
-                "EV3Protocol", "BridgeCore",
+                "EV3Protocol", "BridgeCore", "ThreadHandoff",
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strictSettings
@@ -226,12 +227,12 @@ let package = Package(
         ),
         .testTarget(
             name: "BLEModelsTests",
-            dependencies: ["BLEModels", "BridgeCore"],
+            dependencies: ["BLEModels", "BridgeCore", "TestSupport"],
             swiftSettings: strictSettings
         ),
         .testTarget(
             name: "BLEFormatsTests",
-            dependencies: ["BLEFormats", "BLEModels", "BridgeCore"],
+            dependencies: ["BLEFormats", "BLEModels", "BridgeCore", "TestSupport"],
             swiftSettings: strictSettings
         ),
         .testTarget(
@@ -249,21 +250,21 @@ let package = Package(
         .testTarget(
             name: "EV3LinkTests",
             dependencies: [
-                "EV3Link", "EV3Simulator", "EV3Protocol", "BridgeCore",
+                "EV3Link", "EV3Simulator", "EV3Protocol", "BridgeCore", "TestSupport",
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strictSettings
         ),
         .testTarget(
             name: "EV3ProtocolTests",
-            dependencies: ["EV3Protocol"],
+            dependencies: ["EV3Protocol", "TestSupport"],
             swiftSettings: strictSettings
         ),
         .testTarget(
             name: "IntegrationTests",
             dependencies: [
                 "TestSupport", "Mosquitto", "LIFXSimulator", "BridgeCore", "Bridge", "BridgeConfig", "Things2MQTTApp", "DBus",
-                "BLEDriver", "BLEModels",
+                "BLEDriver", "BLEModels", "BLEFormats",
             ],
             swiftSettings: strictSettings
         ),

@@ -22,6 +22,7 @@ extension BridgeService {
             publishState(record)
         case .status(let id, let status, let detail): deviceStatus(id, status, detail: detail)
         case .occurred(let id, let occurrence): deviceOccurrence(id, occurrence)
+        case .event(let id, let event): publishDeviceEvent(id, event)
         case .integrationStatus(let integration, let status):
             guard integrationStatus[integration] != status else { return }
             let previous = integrationStatus[integration]
@@ -49,11 +50,12 @@ extension BridgeService {
 
     private func deviceDiscovered(_ descriptor: DeviceDescriptor) {
         let id = descriptor.id
-        if var record = devices[id] {
-            guard record.descriptor != descriptor else { return }
+        if let previous = devices[id] {
+            guard previous.descriptor != descriptor else { return }
+            var record = previous
             record.descriptor = descriptor
             devices[id] = record
-            publishDiscovery(for: record)
+            publishDiscovery(for: record, previous: previous)
             scheduleInventory()
             return
         }

@@ -127,7 +127,8 @@ public enum CommandParser {
             let writable = Set(exposes.filter(\.isWritable).flatMap { expose in
                 expose.kind == .light && lightKeys ? Array(LightCommand.keys) : [(path + [expose.property]).joined(separator: ".")]
             }).sorted()
-            throw CommandError("unknown or read-only attribute \"\(name)\" (writable: \(writable.joined(separator: ", ")))")
+            let list = writable.isEmpty ? "none" : writable.joined(separator: ", ")
+            throw CommandError("unknown or read-only attribute \"\(name)\" (writable: \(list))")
         }
         switch expose.kind {
         case .numeric:
@@ -159,7 +160,7 @@ public enum CommandParser {
                 result[inner] = try validate(inner, innerValue, among: expose.features, path: path + [key], lightKeys: false)
             }
             return .object(result)
-        case .light:
+        case .light, .event:
             throw CommandError("\(name) is not an attribute")
         }
     }

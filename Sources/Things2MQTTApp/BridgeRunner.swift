@@ -48,7 +48,7 @@ public struct BridgeRunner {
         let bridgeResponds: @Sendable () async -> Void = { await bridge.ping() }
         var services: [any Service] =
             [StartupSignalsService(), MQTTService(client: client)] + drivers.map { DriverService(driver: $0) as any Service }
-            + [bridge, ReloadService(configPath: configPath, inbox: inbox, logger: logger)]
+            + [bridge, ReloadService(configPath: configPath, inbox: inbox, logger: logger), MemoryTrimmer()]
         if let statusFile {
             services.append(
                 StatusFileService(file: statusFile, isConnected: isConnected, bridgeResponds: bridgeResponds, logger: logger))

@@ -67,6 +67,14 @@ struct EntityShapes {
             guard !leaf.isNested else { return nil }
             let payload = StateTemplates.payload(leaf.path, .string(expose.values.first ?? ""))
             return ("scene", ["command_topic": .string(topics.set(alias)), "payload_on": .string(payload)])
+        case .event:
+            // All of a device's occurrences share one topic; each entity's template lets through only its own.
+            let keys: [String: JSONValue] = [
+                "state_topic": .string(topics.event(alias)),
+                "value_template": .string(StateTemplates.event(leaf.dottedPath)),
+                "event_types": .array(expose.values.map(JSONValue.string)),
+            ]
+            return ("event", keys.merging(overlay: deviceClass(expose)))
         case .composite:
             return nil
         }
