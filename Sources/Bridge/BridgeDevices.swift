@@ -51,9 +51,11 @@ extension BridgeService {
         let id = descriptor.id
         if var record = devices[id] {
             guard record.descriptor != descriptor else { return }
+            // Entities of exposes the new description no longer has (a sensor unplugged) are cleared too.
+            let before = builder.deviceTopics(record)
             record.descriptor = descriptor
             devices[id] = record
-            publishDiscovery(for: record)
+            publishDiscovery(for: record, replacing: before)
             scheduleInventory()
             return
         }

@@ -18,7 +18,9 @@ struct DiscoveryState {
 
 /// Home Assistant discovery: publishing, clearing and start-up cleanup of stale configs.
 extension BridgeService {
-    func publishDiscovery(for record: DeviceRecord) {
+    /// Publishes a device's configs and clears those of its published ones no longer wanted, among its current
+    /// topics and `replacing` (the topics of its previous description).
+    func publishDiscovery(for record: DeviceRecord, replacing previous: [String] = []) {
         guard config.homeassistant.enabled else { return }
         // A held device is published by the `.rediscover` timer scheduled with the hold.
         if let until = discovery.heldUntil[record.id] {
@@ -27,7 +29,8 @@ extension BridgeService {
         }
         let wanted = builder.deviceConfigs(record, qos: qos(for: record))
         let wantedTopics = Set(wanted.map(\.topic))
-        for topic in builder.deviceTopics(record) where !wantedTopics.contains(topic) && discovery.published[topic] != nil {
+        for topic in Set(builder.deviceTopics(record) + previous).sorted()
+        where !wantedTopics.contains(topic) && discovery.published[topic] != nil {
             clearDiscoveryTopic(topic)
         }
         for message in wanted { publishDiscovery(message) }
