@@ -119,6 +119,14 @@ let package = Package(
             ],
             swiftSettings: strictSettings
         ),
+        .target(
+            name: "EV3Driver",
+            dependencies: [
+                "EV3Link", "EV3Protocol", "BridgeCore", "BridgeConfig",
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strictSettings
+        ),
         .target(name: "CSimPTY"),
         .target(
             name: "EV3Simulator",
@@ -159,6 +167,7 @@ let package = Package(
                 "Mosquitto",
                 "LIFXDriver",
                 "BLEDriver",
+                "EV3Driver",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
@@ -202,7 +211,10 @@ let package = Package(
         ),
         .target(
             name: "TestSupport",
-            dependencies: ["Mosquitto", "LIFXSimulator", "BridgeCore", "Bridge", "BridgeConfig", "Things2MQTTApp", "DBus"],
+            dependencies: [
+                "Mosquitto", "LIFXSimulator", "BridgeCore", "Bridge", "BridgeConfig", "Things2MQTTApp", "DBus", "EV3Simulator",
+                "EV3Protocol",
+            ],
             path: "Tests/TestSupport",
             swiftSettings: strictSettings
         ),
@@ -255,6 +267,13 @@ let package = Package(
             swiftSettings: strictSettings
         ),
         .testTarget(
+            name: "EV3DriverTests",
+            dependencies: [
+                "EV3Driver", "EV3Link", "EV3Protocol", "BridgeCore", "BridgeConfig",
+            ],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
             name: "EV3ProtocolTests",
             dependencies: ["EV3Protocol"],
             swiftSettings: strictSettings
@@ -263,7 +282,7 @@ let package = Package(
             name: "IntegrationTests",
             dependencies: [
                 "TestSupport", "Mosquitto", "LIFXSimulator", "BridgeCore", "Bridge", "BridgeConfig", "Things2MQTTApp", "DBus",
-                "BLEDriver", "BLEModels",
+                "BLEDriver", "BLEModels", "EV3Simulator", "EV3Protocol",
             ],
             swiftSettings: strictSettings
         ),

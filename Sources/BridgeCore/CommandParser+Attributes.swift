@@ -1,21 +1,21 @@
 /// Attribute values of a `/set`, validated against the exposes: flat ones, and nested ones leaf by leaf.
 ///
 /// Three short forms stand for the nested object they mean, for every family alike:
-/// - a nested writable leaf's object id as a top-level key: `{"port_2_mode": "color"}` (and
-///   `/set/port_2_mode`) is `{"port_2": {"mode": "color"}}`, as Home Assistant names the entity;
+/// - a writable leaf's object id as a top-level key: `{"port_2_mode": "color"}` (and `/set/port_2_mode`) is
+///   `{"port_2": {"mode": "color"}}`, as Home Assistant names the entity;
 /// - the payload of one of a composite's actions in place of its object: `{"motor_a": "stop"}` is
 ///   `{"motor_a": {"stop": "stop"}}`;
 /// - `true` for an action's payload: `{"stop": true}` presses the `stop` action.
 extension CommandParser {
-    /// Replaces top-level keys that name a nested writable leaf by its object id (and are no top-level
-    /// property) with the nested object they stand for, merged with any object already given for the same
-    /// composite.
+    /// Replaces top-level keys that name a writable leaf by its object id (and are no top-level property) with
+    /// what they stand for: the nested object for a leaf inside composites, merged with any object already
+    /// given for the same composite; the property for a top-level expose with an object id of its own.
     static func expandingLeafKeys(_ fields: [String: JSONValue], device: DeviceDescriptor) -> [String: JSONValue] {
         let properties = Set(device.exposes.map(\.property))
         let lightKeys = device.lightFeatures != nil ? LightCommand.keys : []
         let aliases = fields.keys.filter { !properties.contains($0) && !lightKeys.contains($0) && $0 != "state" }
         guard !aliases.isEmpty else { return fields }
-        let leaves = device.leaves.filter { $0.isNested && $0.expose.isWritable }
+        let leaves = device.leaves.filter { $0.expose.isWritable && ($0.isNested || $0.objectID != $0.path[0]) }
         var result = fields
         for key in aliases {
             guard let leaf = leaves.first(where: { $0.objectID == key }), let value = result.removeValue(forKey: key)

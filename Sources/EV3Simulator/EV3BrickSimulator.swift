@@ -152,6 +152,15 @@ public final class EV3BrickSimulator: Sendable {
         }
     }
 
+    /// Makes every read of sensor port 1–4 fail the command that holds it (`04`, nothing done), as a device
+    /// the firmware cannot read does; or read normally again.
+    public func setReadsFail(sensorPort port: Int, _ failing: Bool) {
+        guard (1...4).contains(port) else { return }
+        brick.withLock { brick in
+            if failing { brick.failingPorts.insert(Int32(port - 1)) } else { brick.failingPorts.remove(Int32(port - 1)) }
+        }
+    }
+
     /// The sensor on port 1–4, or nil.
     public func sensor(port: Int) -> EV3SimulatedSensor? {
         (1...4).contains(port) ? brick.withLock { $0.sensors[port - 1] } : nil

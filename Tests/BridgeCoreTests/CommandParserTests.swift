@@ -40,6 +40,11 @@ enum Devices {
             .text("note", name: "Note", access: [.state, .set]),
             .action("identify", name: "Identify", payload: "blink"),
             {
+                var reset = Expose.action("reset", name: "Reset", payload: "reset")
+                reset.objectID = "reset_counters"
+                return reset
+            }(),
+            {
                 var label = Expose.text("label", name: "Label", access: [.state, .set], maxLength: 13)
                 label.minimum = 1
                 return label
@@ -125,6 +130,8 @@ struct CommandParserTests {
         SetCase(payload: #"{"note":5}"#, outcome: .error("note must be a string")),
         SetCase(payload: #"{"identify":"blink"}"#, outcome: .attributes(["identify": "blink"])),
         SetCase(payload: #"{"identify":true}"#, outcome: .attributes(["identify": "blink"])),
+        SetCase(payload: #"{"reset_counters":true}"#, outcome: .attributes(["reset": "reset"])),
+        SetCase(payload: "reset", attribute: "reset_counters", outcome: .attributes(["reset": "reset"])),
         SetCase(payload: "true", attribute: "identify", outcome: .attributes(["identify": "blink"])),
         SetCase(payload: #"{"identify":false}"#, outcome: .error("identify must be one of blink (or true), not false")),
         SetCase(payload: #"{"label":"twelve chars"}"#, outcome: .attributes(["label": "twelve chars"])),
