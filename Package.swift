@@ -282,7 +282,7 @@ let package = Package(
             name: "IntegrationTests",
             dependencies: [
                 "TestSupport", "Mosquitto", "LIFXSimulator", "BridgeCore", "Bridge", "BridgeConfig", "Things2MQTTApp", "DBus",
-                "BLEDriver", "BLEModels", "EV3Simulator", "EV3Protocol",
+                "BLEDriver", "BLEModels", "BLEFormats", "EV3Simulator", "EV3Protocol",
             ],
             swiftSettings: strictSettings
         ),

@@ -1,6 +1,6 @@
 public import BLEModels
 public import BridgeCore
-import BLEFormats
+public import BLEFormats
 
 /// The descriptors BLE devices get: what `bridge/devices` and Home Assistant show for them.
 public enum BLEDescriptors {
@@ -26,7 +26,7 @@ public enum BLEDescriptors {
     }
 
     /// The sensor a decoded quantity becomes; nil for what is state only (lists) or not an entity yet (events).
-    static func expose(_ quantity: Quantity) -> Expose? {
+    public static func expose(_ quantity: Quantity) -> Expose? {
         let category: Expose.Category? = quantity.diagnostic ? .diagnostic : nil
         switch quantity.kind {
         case .numeric:
@@ -40,6 +40,18 @@ public enum BLEDescriptors {
         case .event, .list:
             return nil
         }
+    }
+
+    /// The raw values of subscribed characteristics: one text sensor each under `gatt`, keyed by the full UUID
+    /// as the state has them (the object id swaps the UUID's dashes for underscores).
+    public static func gatt(_ characteristics: [BLEUUID]) -> Expose {
+        .composite(
+            "gatt", name: "GATT",
+            features: characteristics.map { uuid in
+                var leaf = Expose.text(uuid.description, name: GATTNames.characteristic(uuid) ?? "Characteristic \(uuid)")
+                leaf.objectID = String(uuid.description.map { $0 == "-" ? "_" : $0 })
+                return leaf
+            })
     }
 
     /// The model shown for a passive sensor of a format.

@@ -64,6 +64,7 @@ extension BLEDriver {
         try await exclusive(path, deadline: target.deadline) { () async throws(CommandError) in
             _ = try await self.gattCall(target, enable ? "StartNotify" : "StopNotify", [])
         }
+        subscriptionChanged(target.device, target.uuid, enabled: enable)
         return ["characteristic": .string(target.uuid.description), "enabled": .bool(enable)]
     }
 

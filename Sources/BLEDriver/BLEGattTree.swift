@@ -42,6 +42,17 @@ extension BLEDriver {
         sink.send(.state(device, ["gatt": .object(gattValues[device] ?? [:])]))
     }
 
+    /// A subscription the user turned on or off: a characteristic outside the standard profiles gains or loses
+    /// its sensor under `gatt` (the standard ones are sensors of their own already).
+    func subscriptionChanged(_ device: DeviceID, _ uuid: BLEUUID, enabled: Bool) {
+        guard !StandardCharacteristic.isKnown(uuid), let path = tracked.first(where: { $0.value.id == device })?.key,
+            var entry = tracked[path], entry.notified.contains(uuid) != enabled
+        else { return }
+        if enabled { entry.notified.append(uuid) } else { entry.notified.removeAll { $0 == uuid } }
+        tracked[path] = entry
+        describeDevice(path)
+    }
+
     /// Services and their characteristics as `bridge/devices` shows them.
     static func listing(_ tree: [(service: BlueZService, characteristics: [BlueZCharacteristic])]) -> JSONValue {
         .array(

@@ -28,6 +28,8 @@ struct TrackedDevice {
     var encrypted = false
     /// Every quantity the device has reported, in the order first seen: its sensors.
     var quantities: [Quantity] = []
+    /// Characteristics outside the standard profiles the user subscribed to: each is a sensor under `gatt`.
+    var notified: [BLEUUID] = []
     /// Device Information strings read on connect (manufacturer, model, firmware, …).
     var information: [String: String] = [:]
 
@@ -54,6 +56,7 @@ struct TrackedDevice {
             id: id, address: address, name: name, services: services.sorted { $0.description < $1.description },
             adapter: adapter)
         descriptor.exposes += quantities.compactMap(BLEDescriptors.expose)
+        if !notified.isEmpty { descriptor.exposes.append(BLEDescriptors.gatt(notified)) }
         if let passive { descriptor.model = BLEDescriptors.model(of: passive) }
         if encrypted { descriptor.details["encrypted"] = true }
         if let manufacturer = information["manufacturer"] { descriptor.manufacturer = manufacturer }

@@ -49,13 +49,12 @@ extension BridgeService {
 
     private func deviceDiscovered(_ descriptor: DeviceDescriptor) {
         let id = descriptor.id
-        if var record = devices[id] {
-            guard record.descriptor != descriptor else { return }
-            // Entities of exposes the new description no longer has (a sensor unplugged) are cleared too.
-            let before = builder.deviceTopics(record)
+        if let previous = devices[id] {
+            guard previous.descriptor != descriptor else { return }
+            var record = previous
             record.descriptor = descriptor
             devices[id] = record
-            publishDiscovery(for: record, replacing: before)
+            publishDiscovery(for: record, previous: previous)
             scheduleInventory()
             return
         }

@@ -122,6 +122,11 @@ struct GattRequestTests {
         #expect(enabled["status"] == "ok", "\(enabled)")
         try await standIn.mock("Notify", [.string(custom), .bytes([0xC0, 0xFF, 0xEE])])
         try await broker.waitForRetained("t2m/strap") { $0.json?["gatt"]?[Self.custom] == "c0ffee" }
+        // The subscribed characteristic is a sensor of its own, read from the state's gatt object.
+        let entity = "homeassistant/sensor/t2m_ble_c0ffee000001/gatt_12345678_1234_5678_1234_56789abcdef1/config"
+        let sensor = try await broker.waitForRetained(entity)
+        #expect(sensor.json?["value_template"]?.stringValue?.contains("value_json['gatt']['\(Self.custom)']") == true, "\(sensor)")
+        #expect(sensor.json?["state_topic"] == "t2m/strap")
         // The battery level is standard: read on connect, subscribed to, and decoded under its own name.
         try await broker.waitForRetained("t2m/strap") { $0.json?["battery"] == 85 }
         try await waitUntil("battery notifications on") { try await notifying(standIn, battery) == true }
@@ -140,6 +145,7 @@ struct GattRequestTests {
         let disabled = try await client.request("ble/notify", #"{"device": "strap", "characteristic": "\#(Self.custom)", "enable": false}"#)
         #expect(disabled["data"]?["enabled"] == false)
         #expect(try await notifying(standIn, custom) == false)
+        try await broker.waitForNoRetained(entity)
         #expect(try await bridge.terminate() == 0)
         await client.close()
     }

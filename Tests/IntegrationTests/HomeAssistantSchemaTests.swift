@@ -1,4 +1,5 @@
 import BLEDriver
+import BLEFormats
 import BLEModels
 import BridgeCore
 import Foundation
@@ -41,12 +42,17 @@ struct HomeAssistantSchemaTests {
         #expect(nova.kind == "light" && plain.kind == "ble")
         bridge.driver(.ble).announce(nova, state: ["state": "ON", "brightness": 255, "color_temp": 2700, "signal": 0.8, "timeout": 1500])
         bridge.driver(.ble).announce(plain, state: ["rssi": -60, "signal": 0.6, "last_seen": "2025-01-01T00:00:00Z"])
-        try await broker.waitForRetained("t2m/bridge/devices") { $0.json?.arrayCount == 7 }
+        let (sensor, sensorState) = try Self.everyQuantity()
+        bridge.driver(.ble).announce(sensor, state: sensorState)
+        try await broker.waitForRetained("t2m/bridge/devices") { $0.json?.arrayCount == 8 }
 
         let configs = try await broker.retainedMessages(under: "homeassistant/#")
-        let devices = [Fixtures.colorLight(), Fixtures.whiteLight(), Fixtures.plainLight(), Fixtures.scenes(), Fixtures.sensorBox(), nova, plain]
+        let devices = [
+            Fixtures.colorLight(), Fixtures.whiteLight(), Fixtures.plainLight(), Fixtures.scenes(), Fixtures.sensorBox(), nova, plain,
+            sensor,
+        ]
         // The bridge's connectivity sensor and one status sensor per running integration (lifx, ble).
-        let expectedCount = 1 + 2 + devices.map(\.exposes.count).reduce(0, +)
+        let expectedCount = 1 + 2 + devices.map(\.leaves.count).reduce(0, +)
         #expect(configs.count == expectedCount, "\(configs.count) configs")
         let components = Set(configs.keys.map { $0.split(separator: "/")[1] })
         #expect(components == ["binary_sensor", "light", "sensor", "number", "switch", "select", "text", "button", "scene"])
@@ -57,6 +63,33 @@ struct HomeAssistantSchemaTests {
         #expect(report.accepted.sorted() == configs.keys.sorted())
         #expect(report.logged.isEmpty, "Home Assistant logged: \(report.logged)")
         await bridge.stop()
+    }
+
+    /// A BLE sensor with every quantity a BTHome advert or a standard profile can report, and two subscribed
+    /// characteristics under `gatt`, with a value for each in its state.
+    static func everyQuantity() throws -> (DeviceDescriptor, [String: JSONValue]) {
+        var descriptor = BLEDescriptors.device(
+            id: DeviceID("ble_b7b7b7b7b7b7")!, address: try BLEAddress("B7:B7:B7:B7:B7:B7"), name: "Everything", services: [])
+        var quantities: [Quantity] = []
+        for quantity in BTHome.objects.map(\.quantity) + [.heartRate, .sensorContact, .energyExpended, .rrIntervals]
+        where !quantities.contains(where: { $0.key == quantity.key }) {
+            quantities.append(quantity)
+        }
+        let custom = try BLEUUID("12345678-1234-5678-1234-56789abcdef1")
+        descriptor.exposes += quantities.compactMap(BLEDescriptors.expose) + [BLEDescriptors.gatt([custom, try BLEUUID("2a37")])]
+        var state: [String: JSONValue] = ["rssi": -60, "signal": 0.5, "last_seen": "2025-01-01T00:00:00Z"]
+        for quantity in quantities {
+            switch quantity.kind {
+            case .numeric: state[quantity.key] = 21.5
+            case .binary: state[quantity.key] = "ON"
+            case .text: state[quantity.key] = quantity.deviceClass == "timestamp" ? "2025-01-01T00:00:00Z" : "text"
+            case .event: state[quantity.key] = "press"
+            case .list: state[quantity.key] = [0.8, 0.82]
+            }
+        }
+        state["gatt"] = [custom.description: "c0ffee"]
+        #expect(descriptor.leaves.count > 60, "\(descriptor.leaves.count) leaves")
+        return (descriptor, state)
     }
 
     /// The configs as checker items: each with the retained state it reads, and an empty device state.

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The demo's BlueZ: a private D-Bus bus with the project's BlueZ stand-in (python-dbusmock and
-# Tests/bluez/bluez_things.py) holding one adapter, two Nova flashes, a heart-rate sensor and a phone
-# that nobody asked for. It prints the bus address on its first line, then keeps the devices
+# Tests/bluez/bluez_things.py) holding one adapter, two Nova flashes, a heart-rate strap (heart rate,
+# battery, device information), a pvvx thermometer and a BTHome sensor advertising their readings, and a
+# phone that nobody asked for. It prints the bus address on its first line, then keeps the devices
 # advertising with a little RSSI jitter until killed.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -30,17 +31,37 @@ for _ in $(seq 100); do $B status org.bluez >/dev/null 2>&1 && break; sleep 0.1;
 $B call org.bluez / org.bluez.Mock AddAdapter ss hci0 demo-host >/dev/null
 $B call org.bluez / org.bluez.Mock AddNova ss hci0 AA:BB:CC:DD:EE:01 >/dev/null
 $B call org.bluez / org.bluez.Mock AddNova ss hci0 AA:BB:CC:DD:EE:02 >/dev/null
-HR=$($B call org.bluez / org.bluez.Mock AddDevice sss hci0 C0:FF:EE:00:18:0D "Heart Rate" | cut -d'"' -f2)
-$B call org.bluez / org.bluez.Mock SetServices sas "$HR" 1 0000180d-0000-1000-8000-00805f9b34fb >/dev/null
+HR=$($B call org.bluez / org.bluez.Mock AddStandardDevice sssas hci0 C0:FF:EE:00:18:0D "Heart Rate" 3 \
+  heart_rate battery device_information | cut -d'"' -f2)
+THERMOMETER=$($B call org.bluez / org.bluez.Mock AddDevice sss hci0 A4:C1:38:12:34:56 "ATC_123456" | cut -d'"' -f2)
+BTHOME=$($B call org.bluez / org.bluez.Mock AddDevice sss hci0 B0:00:00:00:00:01 "SBBT-002C" | cut -d'"' -f2)
 PHONE=$($B call org.bluez / org.bluez.Mock AddDevice sss hci0 5A:11:22:33:44:55 "Phone" | cut -d'"' -f2)
 echo "$ADDRESS"
 
+# Little-endian bytes of a 16-bit value, in decimal as busctl takes them.
+le16() { echo "$(( $1 & 255 )) $(( ($1 >> 8) & 255 ))"; }
+
 declare -A BASE=(["/org/bluez/hci0/dev_AA_BB_CC_DD_EE_01"]=-48 ["/org/bluez/hci0/dev_AA_BB_CC_DD_EE_02"]=-71
   ["$HR"]=-60 ["$PHONE"]=-55)
+PACKET=0
 while kill -0 $MOCK_PID 2>/dev/null; do
   for path in "${!BASE[@]}"; do
     rssi=$(( ${BASE[$path]} + RANDOM % 5 - 2 ))
     $B call -- org.bluez / org.bluez.Mock Advertise 'sna{qv}a{sv}' "$path" "$rssi" 0 0 >/dev/null 2>&1 || true
   done
+  # Passive sensors: a thermometer with pvvx firmware (MAC, 0.01 °C, 0.01 %, mV, %, counter, flags) and a
+  # BTHome v2 sensor (packet id, temperature, humidity), their values drifting.
+  PACKET=$(( (PACKET + 1) % 256 ))
+  celsius=$(( 2150 + RANDOM % 40 )); humidity=$(( 4500 + RANDOM % 200 ))
+  $B call -- org.bluez / org.bluez.Mock Advertise 'sna{qv}a{sv}' "$THERMOMETER" -66 0 1 \
+    0000181a-0000-1000-8000-00805f9b34fb ay 15 86 52 18 56 193 164 $(le16 $celsius) $(le16 $humidity) \
+    $(le16 2950) 85 "$PACKET" 5 >/dev/null 2>&1 || true
+  $B call -- org.bluez / org.bluez.Mock Advertise 'sna{qv}a{sv}' "$BTHOME" -70 0 1 \
+    0000fcd2-0000-1000-8000-00805f9b34fb ay 9 64 0 "$PACKET" 2 $(le16 $(( celsius - 300 ))) 3 $(le16 $humidity) \
+    >/dev/null 2>&1 || true
+  # The strap, once connected, notifies its heart rate (flags 0: one byte of bpm).
+  if RATE=$($B call org.bluez / org.bluez.Mock CharacteristicPath ss "$HR" 2a37 2>/dev/null | cut -d'"' -f2); then
+    $B call org.bluez / org.bluez.Mock Notify say "$RATE" 2 0 $(( 62 + RANDOM % 15 )) >/dev/null 2>&1 || true
+  fi
   sleep 2
 done

@@ -18,9 +18,9 @@ struct DiscoveryState {
 
 /// Home Assistant discovery: publishing, clearing and start-up cleanup of stale configs.
 extension BridgeService {
-    /// Publishes a device's configs and clears those of its published ones no longer wanted, among its current
-    /// topics and `replacing` (the topics of its previous description).
-    func publishDiscovery(for record: DeviceRecord, replacing previous: [String] = []) {
+    /// Publishes a device's configs; those its exposes no longer have (also those of `previous`, the device as
+    /// it was before its descriptor changed) are cleared.
+    func publishDiscovery(for record: DeviceRecord, previous: DeviceRecord? = nil) {
         guard config.homeassistant.enabled else { return }
         // A held device is published by the `.rediscover` timer scheduled with the hold.
         if let until = discovery.heldUntil[record.id] {
@@ -29,8 +29,8 @@ extension BridgeService {
         }
         let wanted = builder.deviceConfigs(record, qos: qos(for: record))
         let wantedTopics = Set(wanted.map(\.topic))
-        for topic in Set(builder.deviceTopics(record) + previous).sorted()
-        where !wantedTopics.contains(topic) && discovery.published[topic] != nil {
+        let known = builder.deviceTopics(record) + (previous.map(builder.deviceTopics) ?? [])
+        for topic in known where !wantedTopics.contains(topic) && discovery.published[topic] != nil {
             clearDiscoveryTopic(topic)
         }
         for message in wanted { publishDiscovery(message) }
