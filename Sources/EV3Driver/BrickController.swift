@@ -42,6 +42,9 @@ actor BrickController {
     var outstanding = 0
     /// Callers of `connect()` waiting for the outcome of the next attempt.
     var attemptWaiters: [CheckedContinuation<Result<Void, EV3LinkError>, Never>] = []
+    /// Ends `run()` when the driver replaces this controller (a discovered brick at a new address).
+    let retirement: AsyncStream<Void>
+    let retire: AsyncStream<Void>.Continuation
 
     init(
         endpoint: EV3Endpoint, serial: String?, modes: [Int: EV3SensorMode], linkOptions: EV3LinkOptions,
@@ -58,9 +61,10 @@ actor BrickController {
         wantedModes = modes
         id = (serial ?? endpoint.knownSerial).map(DeviceID.ev3(serial:))
         (releases, release) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
+        (retirement, retire) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
     }
 
-    /// Keeps the brick connected, polled and reported until cancelled.
+    /// Keeps the brick connected, polled and reported until cancelled or retired.
     func run() async {
         if let id, await claim(id, self) {
             announce()
@@ -70,9 +74,16 @@ actor BrickController {
             group.addTask { await self.follow() }
             group.addTask { await self.pollLoop() }
             group.addTask { await self.keepConnected() }
-            await group.waitForAll()
+            group.addTask { [retirement] in for await _ in retirement { break } }
+            // The connection gave up for good (a descriptor that cannot be reopened), or the driver retired
+            // this controller: the rest stops too.
+            await group.next()
+            group.cancelAll()
         }
     }
+
+    /// Whether the link is connected now.
+    var isConnected: Bool { connected }
 
     /// Runs the link until held down, again once released; ends when cancelled (or for a descriptor that
     /// cannot be opened twice, after its one connection).

@@ -31,11 +31,20 @@ extension EV3Driver {
     }
 
     /// A controller for a brick found without being configured; nil when one already reaches it (the same
-    /// endpoint, or a brick with the same serial number).
-    func adopt(_ endpoint: EV3Endpoint) -> BrickController? {
+    /// endpoint, or a brick with the same serial number). A brick found before that now beacons from another
+    /// address (a new DHCP lease) while its old one does not answer is reached at the new one instead.
+    func adopt(_ endpoint: EV3Endpoint) async -> BrickController? {
         guard controllers[endpoint.description] == nil else { return nil }
-        if let serial = endpoint.knownSerial, owners[DeviceID.ev3(serial: serial)] != nil { return nil }
         if let serial = endpoint.knownSerial, settings.bricks.contains(where: { $0.serialNumber == serial }) { return nil }
+        if let serial = endpoint.knownSerial, let owner = owners[DeviceID.ev3(serial: serial)] {
+            let configured = configuredEndpoints.contains(owner.endpoint.description)
+            guard !configured, owner.endpoint.transport == .wifi, !(await owner.isConnected) else { return nil }
+            logger.info(
+                "EV3 brick moved", metadata: ["ev3.from": "\(owner.endpoint)", "ev3.to": "\(endpoint)", "ev3.serial": "\(serial)"])
+            owner.retire.yield()
+            owners[DeviceID.ev3(serial: serial)] = nil
+            controllers[owner.endpoint.description] = nil
+        }
         logger.info("EV3 brick found", metadata: ["ev3.endpoint": "\(endpoint)", "ev3.serial": "\(endpoint.knownSerial ?? "?")"])
         return makeController(endpoint, serial: nil, modes: [:])
     }

@@ -39,6 +39,8 @@ public actor EV3Driver: DeviceDriver, ConnectionControl {
     /// The controller speaking for each device.
     var owners: [DeviceID: BrickController] = [:]
     var remembered: Set<DeviceID> = []
+    /// The endpoints of the config's bricks, which discovery never replaces.
+    var configuredEndpoints: Set<String> = []
 
     /// Creates the driver; nothing is opened until `run()`.
     public init(settings: EV3Settings, options: EV3DriverOptions = EV3DriverOptions(), sink: DeviceEventSink, logger: Logger) {
@@ -64,7 +66,7 @@ public actor EV3Driver: DeviceDriver, ConnectionControl {
                 sink.send(.inventoryComplete(.ev3))
             }
             for await endpoint in found {
-                guard let controller = adopt(endpoint) else { continue }
+                guard let controller = await adopt(endpoint) else { continue }
                 group.addTask { await controller.run() }
             }
             group.cancelAll()
@@ -125,6 +127,7 @@ public actor EV3Driver: DeviceDriver, ConnectionControl {
         case .serial(let path): endpoint = .serial(path: path, serial: brick.serialNumber)
         case .usb(let path): endpoint = .usb(path: path, serial: brick.serialNumber)
         }
+        configuredEndpoints.insert(endpoint.description)
         return makeController(endpoint, serial: brick.serialNumber, modes: brick.ports)
     }
 

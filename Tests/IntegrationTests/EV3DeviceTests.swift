@@ -47,7 +47,8 @@ struct EV3DeviceTests {
         let polls = rig.frames(opcode: 0x81).suffix(3)
         #expect(
             polls.allSatisfy { EV3Rig.hex($0).components(separatedBy: "99 05 00").count - 1 == 8 }, "\(polls.map(EV3Rig.hex))")
-        try await rig.stop()
+        // SIGTERM ends the daemon cleanly with a brick connected; the brick goes offline with the bridge.
+        #expect(try await rig.stop() == 0)
     }
 
     @Test("plugs, unplugs and a device changed on the brick are followed, in the state and in Home Assistant")
@@ -124,6 +125,29 @@ struct EV3DeviceTests {
         try await Task.sleep(for: .seconds(1))
         let devices = try #require(try await rig.broker.retainedJSON("t2m/bridge/devices"))
         #expect(devices.arrayCount == 1)
+        try await rig.stop()
+    }
+
+    @Test("a brick found by its beacon, switched off and back on at another address, is reached there")
+    func moved() async throws {
+        let rig = try await EV3Rig.start(path: .beacon)
+        let beaconPort = try #require(rig.beaconPort)
+        rig.simulator.setPoweredOff(true)
+        try await rig.waitForStatus("unavailable")
+        // The same brick (same serial number) back with a new address: here, a new TCP port.
+        let again = EV3BrickSimulator()
+        defer { again.stop() }
+        let port = try again.startWiFi(port: 0)
+        try again.startBeacon(to: "127.0.0.1", port: beaconPort, tcpPort: port, every: .milliseconds(300))
+        try await rig.waitForStatus("ready")
+        let devices = try #require(try await rig.broker.retainedJSON("t2m/bridge/devices"))
+        #expect(devices.arrayCount == 1)
+        #expect(devices.entries(where: "id", is: .string(rig.id))?["details"]?["endpoint"] == .string("wifi 127.0.0.1:\(port)"))
+        let mark = again.receivedFrames().count
+        rig.set(#"{"led": "red"}"#)
+        try await waitUntil("the LED command at the new address") {
+            again.receivedFrames().dropFirst(mark).contains { Array($0.dropFirst(4)) == EV3Rig.bytes("00 00 00 82 1B 02") }
+        }
         try await rig.stop()
     }
 }

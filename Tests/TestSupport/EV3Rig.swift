@@ -22,6 +22,8 @@ public struct EV3Rig: Sendable {
     public let client: TestClient
     /// The brick's device id, from the simulator's serial number.
     public let id: String
+    /// The UDP port the daemon listens for beacons on (`.beacon` only).
+    public let beaconPort: Int?
 
     /// Starts the brick, a broker and the daemon (`poll_interval` 200ms; replies get `replyTimeout`, long by
     /// default so that a starved test process cannot turn a slow reply into a lost connection), and waits
@@ -33,15 +35,17 @@ public struct EV3Rig: Sendable {
         let broker = try await Broker.start()
         let simulator = EV3BrickSimulator(setup: setup)
         var section = "ev3:\n  enabled: true\n  poll_interval: 200ms\n  reply_timeout: \(replyTimeout)\n" + ev3
+        var beaconPort: Int?
         switch path {
         case .wifi:
             let port = try simulator.startWiFi(port: 0)
             section += "  discovery: {wifi: false, usb: false}\n  bricks:\n    - wifi: 127.0.0.1:\(port)\n" + brick
         case .beacon:
             let port = try simulator.startWiFi(port: 0)
-            let beaconPort = try LocalPorts.freeUDP()
-            try simulator.startBeacon(to: "127.0.0.1", port: beaconPort, tcpPort: port, every: .milliseconds(300))
-            section += "  discovery: {wifi: true, beacon_port: \(beaconPort), usb: false}\n"
+            let udp = try LocalPorts.freeUDP()
+            beaconPort = udp
+            try simulator.startBeacon(to: "127.0.0.1", port: udp, tcpPort: port, every: .milliseconds(300))
+            section += "  discovery: {wifi: true, beacon_port: \(udp), usb: false}\n"
         case .pty:
             let tty = try simulator.startPTY()
             section += "  discovery: {wifi: false, usb: false}\n  bricks:\n    - serial: \(tty)\n" + brick
@@ -50,7 +54,9 @@ public struct EV3Rig: Sendable {
         let bridge = try BridgeProcess.start(config: config)
         try await bridge.waitUntilReady(on: broker)
         let client = try await TestClient.connect(to: broker)
-        let rig = EV3Rig(broker: broker, simulator: simulator, bridge: bridge, client: client, id: "ev3_" + setup.serialNumber)
+        let rig = EV3Rig(
+            broker: broker, simulator: simulator, bridge: bridge, client: client, id: "ev3_" + setup.serialNumber,
+            beaconPort: beaconPort)
         if waitForReady { try await rig.waitForStatus("ready") }
         return rig
     }
@@ -96,11 +102,13 @@ public struct EV3Rig: Sendable {
         }
     }
 
-    /// Stops the daemon, the brick and the client.
-    public func stop() async throws {
-        _ = try await bridge.terminate()
+    /// Stops the daemon (SIGTERM), the brick and the client; returns the daemon's exit status.
+    @discardableResult
+    public func stop() async throws -> Int32 {
+        let status = try await bridge.terminate()
         await client.close()
         simulator.stop()
+        return status
     }
 
     /// Bytes from hex pairs, spaces ignored: `"00 00 00 A3 00 0F 00"`.
