@@ -88,7 +88,7 @@ extension BrickController {
     func disconnect() async {
         hold()
         if status == .connecting || status == .unavailable { setStatus(.available) }
-        while linkTask != nil { try? await Task.sleep(for: .milliseconds(10)) }
+        await linkTask?.value
     }
 
     /// Stops the link and keeps it down.
