@@ -25,7 +25,7 @@ public enum BLEDescriptors {
         return NovaSession.isNova(name: name, services: Set(services)) ? NovaSession.descriptor(descriptor) : descriptor
     }
 
-    /// The sensor a decoded quantity becomes; nil for what is state only (lists) or not an entity yet (events).
+    /// The sensor or event a decoded quantity becomes; nil for what is state only (lists).
     public static func expose(_ quantity: Quantity) -> Expose? {
         let category: Expose.Category? = quantity.diagnostic ? .diagnostic : nil
         switch quantity.kind {
@@ -37,7 +37,10 @@ public enum BLEDescriptors {
             return .binary(quantity.key, name: quantity.name, deviceClass: quantity.deviceClass, category: category)
         case .text:
             return .text(quantity.key, name: quantity.name, category: category)
-        case .event, .list:
+        case .event(let types):
+            return .event(
+                quantity.key, name: quantity.name, types: types, deviceClass: quantity.deviceClass, category: category)
+        case .list:
             return nil
         }
     }

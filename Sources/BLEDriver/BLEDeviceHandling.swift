@@ -22,6 +22,8 @@ extension BLEDriver {
         }
         let measurements = ingest(results, into: &entry)
         if entry.learn(measurements) { describe = true }
+        // Button presses and dimmer turns are occurrences: published once each, never state or throttled.
+        let split = SplitMeasurements(measurements)
 
         var rssi: Int?
         var signalMoved = false
@@ -36,8 +38,8 @@ extension BLEDriver {
         // The policies see every reading; the state is published when values moved enough, and for the
         // signal alone at most once per rssi_interval.
         var state: [String: JSONValue] = [:]
-        if rssi != nil || !measurements.isEmpty, entry.throttle.offer(measurements, rssi: rssi, now: now) != nil {
-            for measurement in measurements { state[measurement.key] = measurement.value.json }
+        if rssi != nil || !split.values.isEmpty, entry.throttle.offer(split.values, rssi: rssi, now: now) != nil {
+            for measurement in split.values { state[measurement.key] = measurement.value.json }
             if let rssi = rssi ?? device.rssi, rssi != Signal.unavailableRSSI {
                 state["rssi"] = .number(Double(rssi))
                 state["last_seen"] = .string(Date().ISO8601Format())
@@ -47,6 +49,7 @@ extension BLEDriver {
         tracked[path] = entry
         if describe { describeDevice(path) }
         if !state.isEmpty { sink.send(.state(entry.id, state)) }
+        for occurrence in split.occurrences { sink.send(.event(entry.id, occurrence)) }
         reviewStatus(path, connected: device.connected, signalMoved: signalMoved)
     }
 

@@ -68,7 +68,8 @@ extension Quantity {
     public static let raw = Quantity.text("raw", "Raw data")
     /// BTHome button events.
     public static let button = Quantity(
-        "button", name: "Button", kind: .event(types: BTHomeEvents.button.map(\.name)), change: .always)
+        "button", name: "Button", kind: .event(types: BTHomeEvents.button.map(\.name)), deviceClass: "button",
+        change: .always)
     /// BTHome dimmer events; their steps are `dimmer_steps`.
     public static let dimmer = Quantity(
         "dimmer", name: "Dimmer", kind: .event(types: BTHomeEvents.dimmer.map(\.name)), change: .always)

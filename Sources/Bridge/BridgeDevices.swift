@@ -22,6 +22,7 @@ extension BridgeService {
             publishState(record)
         case .status(let id, let status, let detail): deviceStatus(id, status, detail: detail)
         case .occurred(let id, let occurrence): deviceOccurrence(id, occurrence)
+        case .event(let id, let event): publishDeviceEvent(id, event)
         case .integrationStatus(let integration, let status):
             guard integrationStatus[integration] != status else { return }
             let previous = integrationStatus[integration]

@@ -42,4 +42,22 @@ extension BridgeService {
             publishEvent(occurrence.kind.rawValue, data)
         }
     }
+
+    /// One occurrence of an event expose, on `<alias>/event`: never retained, since a retained press would fire
+    /// again for every new subscriber (Home Assistant after each restart), and never in the state, which is
+    /// retained and re-published. Each occurrence is its own message; one the descriptor does not declare is
+    /// refused, so that the topic only carries what Home Assistant's event entities were told to expect.
+    func publishDeviceEvent(_ id: DeviceID, _ event: ExposeEvent) {
+        guard let record = devices[id] else {
+            logger.debug("Event for an unknown device ignored", metadata: ["device.id": "\(id)", "property": "\(event.property)"])
+            return
+        }
+        if let problem = record.descriptor.problem(with: event) {
+            warnRepeated(
+                "refused device events", source: record.alias, "Device event refused",
+                metadata: ["device.id": "\(id)", "alias": "\(record.alias)", "error": "\(problem)"])
+            return
+        }
+        publishJSON(topics.event(record.alias), .object(event.payload), retain: false, qos: qos(for: record))
+    }
 }

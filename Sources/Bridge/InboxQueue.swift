@@ -128,7 +128,7 @@ extension DeviceEvent {
     var deviceID: DeviceID? {
         switch self {
         case .discovered(let descriptor): descriptor.id
-        case .removed(let id), .state(let id, _), .status(let id, _, _), .occurred(let id, _): id
+        case .removed(let id), .state(let id, _), .status(let id, _, _), .occurred(let id, _), .event(let id, _): id
         case .integrationStatus, .inventoryComplete: nil
         }
     }

@@ -42,7 +42,8 @@ extension CommandParser {
             let writable = Set(exposes.filter(\.isWritable).flatMap { expose in
                 expose.kind == .light && lightKeys ? Array(LightCommand.keys) : [(path + [expose.property]).joined(separator: ".")]
             }).sorted()
-            throw CommandError("unknown or read-only attribute \"\(name)\" (writable: \(writable.joined(separator: ", ")))")
+            let list = writable.isEmpty ? "none" : writable.joined(separator: ", ")
+            throw CommandError("unknown or read-only attribute \"\(name)\" (writable: \(list))")
         }
         switch expose.kind {
         case .numeric:
@@ -75,7 +76,7 @@ extension CommandParser {
             return value
         case .composite:
             return try validateComposite(expose, value, name: name, path: path + [key])
-        case .light:
+        case .light, .event:
             throw CommandError("\(name) is not an attribute")
         }
     }

@@ -10,6 +10,9 @@ public enum DeviceEvent: Sendable {
     case status(DeviceID, DeviceStatus, detail: String? = nil)
     /// Something happened to a device, published on `bridge/event` with its data.
     case occurred(DeviceID, DeviceOccurrence)
+    /// One occurrence of one of the device's `event` exposes (a button press, a dimmer turn): published once, not
+    /// retained, on `<alias>/event`; never merged into the state, never coalesced with another occurrence.
+    case event(DeviceID, ExposeEvent)
     /// The integration's overall status changed.
     case integrationStatus(Integration, IntegrationStatus)
     /// The integration has reported every device it currently has, so stale entities may be cleaned up.

@@ -4,7 +4,7 @@
 public struct Expose: Sendable, Hashable {
     /// The shape of an exposed property.
     public enum Kind: String, Sendable, Hashable, Encodable {
-        case light, binary, numeric, enumeration = "enum", text, action, scene, composite
+        case light, binary, numeric, enumeration = "enum", text, action, scene, event, composite
     }
 
     /// What a client may do with an exposed property (bit flags as in zigbee2mqtt).
@@ -36,7 +36,7 @@ public struct Expose: Sendable, Hashable {
     public var minimum: Double? = nil
     public var maximum: Double? = nil
     public var step: Double? = nil
-    /// Allowed values of an `enum` expose, or the payload an `action` sends.
+    /// Allowed values of an `enum` expose, the payload an `action` sends, or the types an `event` may carry.
     public var values: [String] = []
     public var valueOn: String? = nil
     public var valueOff: String? = nil
@@ -104,12 +104,24 @@ public struct Expose: Sendable, Hashable {
         Expose(kind: .scene, name: name, property: property, access: [.set], objectID: objectID, values: [value])
     }
 
+    /// Something that happens rather than a value, such as a button press or a dimmer turn, of one of `types`
+    /// (`press`, `double_press`, `long_press`). It is never part of the state, so its access is empty: the driver
+    /// reports each occurrence with `DeviceEvent.event`, the bridge publishes it once, not retained, on
+    /// `<alias>/event`, and Home Assistant gets an `event` entity (`deviceClass` `button`, `doorbell` or `motion`).
+    public static func event(
+        _ property: String, name: String?, types: [String], deviceClass: String? = nil, category: Category? = nil
+    ) -> Expose {
+        Expose(
+            kind: .event, name: name, property: property, access: [], values: types, deviceClass: deviceClass,
+            category: category)
+    }
+
     /// Values nested under `property`, described by `features` (zigbee2mqtt's `composite`): binary, numeric,
-    /// enum, text, action and further composite exposes. Each leaf becomes its own Home Assistant entity, and
-    /// `/set` takes the writable ones nested the same way (or, for one of its actions, that action's payload in
-    /// place of the object). A leaf that is set but never in the state (`access: [.set]`) qualifies a command,
-    /// such as the duration of a motor move, and has no entity. Access is what the features allow together; a
-    /// `category` or a disabled default applies to every feature that sets none itself.
+    /// enum, text, action, event and further composite exposes. Each leaf becomes its own Home Assistant entity,
+    /// and `/set` takes the writable ones nested the same way (or, for one of its actions, that action's payload
+    /// in place of the object). A leaf that is set but never in the state (`access: [.set]`) qualifies a
+    /// command, such as the duration of a motor move, and has no entity. Access is what the features allow
+    /// together; a `category` or a disabled default applies to every feature that sets none itself.
     public static func composite(
         _ property: String, name: String, features: [Expose], category: Category? = nil, enabledByDefault: Bool = true
     ) -> Expose {

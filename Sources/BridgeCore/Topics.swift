@@ -18,6 +18,8 @@ public struct Topics: Sendable, Equatable {
     public func state(_ alias: String) -> String { "\(base)/\(alias)" }
     /// A device's retained availability.
     public func availability(_ alias: String) -> String { "\(base)/\(alias)/availability" }
+    /// A device's momentary events (button presses), one message per occurrence, never retained.
+    public func event(_ alias: String) -> String { "\(base)/\(alias)/event" }
     /// A device's command topic.
     public func set(_ alias: String) -> String { "\(base)/\(alias)/set" }
     /// A device's command topic for one attribute.
@@ -46,7 +48,7 @@ public struct Topics: Sendable, Equatable {
 /// Rules for device aliases, after zigbee2mqtt's friendly names.
 public enum AliasRules {
     /// Topic levels an alias may not contain, because they would collide with device sub-topics.
-    public static let reservedLevels: Set<String> = ["set", "get", "availability"]
+    public static let reservedLevels: Set<String> = ["set", "get", "availability", "event"]
 
     /// Returns why an alias is unusable for `device`, or nil if it is fine. Device ids are every device's
     /// default alias, so an alias shaped like a device id is only allowed for that device itself.

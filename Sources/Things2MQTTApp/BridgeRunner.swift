@@ -40,7 +40,7 @@ public struct BridgeRunner {
             logger: Logger(label: "bridge"))
         let services: [any Service] =
             [MQTTService(client: client)] + drivers.map { DriverService(driver: $0) as any Service }
-            + [bridge, ReloadService(configPath: configPath, inbox: inbox, logger: logger)]
+            + [bridge, ReloadService(configPath: configPath, inbox: inbox, logger: logger), MemoryTrimmer()]
             + [
                 SystemdNotifier(
                     environment: ProcessInfo.processInfo.environment, isConnected: { client.isConnected },

@@ -121,8 +121,8 @@ struct Bench: AsyncParsableCommand {
         let memory = try await bench.memory(count: 1000)
         print(
             String(
-                format: "RSS idle %.1f MiB; with 1,000 BTHome sensors %.1f MiB; after 1,000 random addresses too %.1f MiB (retained topics %d before, %d after)",
-                memory.idle, memory.sensors, memory.random, memory.topicsBefore, memory.topicsAfter))
+                format: "RSS idle %.1f MiB; with 1,000 BTHome sensors %.1f MiB; after 1,000 random addresses too %.1f MiB (retained topics %d before, %d after); once BlueZ has forgotten them %.1f MiB",
+                memory.idle, memory.sensors, memory.random, memory.topicsBefore, memory.topicsAfter, memory.expired))
         let published = try await bench.chatty(seconds: 60)
         print("A 10 Hz BTHome advertiser with unchanging values for 60 s (default intervals): \(published) state publishes")
     }

@@ -63,7 +63,7 @@ struct PassiveBench {
     }
 
     struct Memory {
-        var idle = 0.0, sensors = 0.0, random = 0.0
+        var idle = 0.0, sensors = 0.0, random = 0.0, expired = 0.0
         var topicsBefore = 0, topicsAfter = 0
     }
 
@@ -82,13 +82,20 @@ struct PassiveBench {
         try await Task.sleep(for: .seconds(3))
         result.sensors = residentMiB(pid: process.child.pid) ?? .nan
         result.topicsBefore = try await broker.retainedMessages(under: "\(base)/#").count
-        try await standIn.mock("AddRandomDevices", [.string("hci0"), .uint32(UInt32(count)), .int16(-60), .string("Phone")])
+        let phones = try await standIn.mock(
+            "AddRandomDevices", [.string("hci0"), .uint32(UInt32(count)), .int16(-60), .string("Phone")]
+        ).first?.array?.compactMap(\.string) ?? []
         try await waitUntil("\(count) random addresses counted", timeout: .seconds(120), every: .milliseconds(200)) {
             try await broker.retainedJSON("\(base)/bridge/info")?["integrations"]?["ble"]?["ignored_devices"] == .number(Double(count))
         }
         try await Task.sleep(for: .seconds(3))
         result.random = residentMiB(pid: process.child.pid) ?? .nan
         result.topicsAfter = try await broker.retainedMessages(under: "\(base)/#").count
+        // BlueZ forgets addresses it has not heard for its temporary-device timeout; what the bridge kept for
+        // them must go with them.
+        try await standIn.mock("ExpireDevices", [.strings(phones)])
+        try await Task.sleep(for: .seconds(8))
+        result.expired = residentMiB(pid: process.child.pid) ?? .nan
         _ = try await process.terminate()
         return result
     }

@@ -55,7 +55,7 @@ struct HomeAssistantSchemaTests {
         let expectedCount = 1 + 2 + devices.map(\.leaves.count).reduce(0, +)
         #expect(configs.count == expectedCount, "\(configs.count) configs")
         let components = Set(configs.keys.map { $0.split(separator: "/")[1] })
-        #expect(components == ["binary_sensor", "light", "sensor", "number", "switch", "select", "text", "button", "scene"])
+        #expect(components == ["binary_sensor", "light", "sensor", "number", "switch", "select", "text", "button", "scene", "event"])
 
         let items = try await Self.items(configs, broker: broker)
         let report = try await HomeAssistantChecker.check(items, with: release)
@@ -83,7 +83,7 @@ struct HomeAssistantSchemaTests {
             case .numeric: state[quantity.key] = 21.5
             case .binary: state[quantity.key] = "ON"
             case .text: state[quantity.key] = quantity.deviceClass == "timestamp" ? "2025-01-01T00:00:00Z" : "text"
-            case .event: state[quantity.key] = "press"
+            case .event: break  // occurrences, published apart from the state
             case .list: state[quantity.key] = [0.8, 0.82]
             }
         }
@@ -92,11 +92,26 @@ struct HomeAssistantSchemaTests {
         return (descriptor, state)
     }
 
-    /// The configs as checker items: each with the retained state it reads, and an empty device state.
+    /// The configs as checker items: each with the retained state it reads, and an empty device state; an event
+    /// entity (top-level here, so its object id is its property) with an occurrence of its own, which must fire,
+    /// and one of another property, which must not.
     static func items(_ configs: [String: ReceivedMessage], broker: Broker) async throws -> [JSONValue] {
         var items: [JSONValue] = []
         for topic in configs.keys.sorted() {
             let payload = try #require(configs[topic]?.json, "\(topic) is not JSON")
+            if topic.split(separator: "/")[1] == "event" {
+                let property = JSONValue.string(String(topic.split(separator: "/").dropLast().last ?? ""))
+                guard case .array(let types)? = payload["event_types"], let type = types.first?.stringValue else {
+                    throw TestFailure("\(topic) has no event_types")
+                }
+                let own: JSONValue = ["event_type": .string(type), "property": property, "action": "x"]
+                let other: JSONValue = ["event_type": .string(type), "property": "another", "action": "x"]
+                let events: [HomeAssistantChecker.EventSample] = [
+                    .init(own, fires: type, attributes: ["property": property, "action": "x"]), .init(other, fires: nil),
+                ]
+                items.append(HomeAssistantChecker.item(topic: topic, payload: payload, events: events))
+                continue
+            }
             var states: [(JSONValue, String?)] = []
             if let stateTopic = payload["state_topic"]?.stringValue {
                 let state = try #require(try await broker.retainedJSON(stateTopic), "no retained state at \(stateTopic)")

@@ -1,3 +1,4 @@
+import BLEFormats
 import BridgeCore
 import DBus
 import Foundation
@@ -83,6 +84,38 @@ struct PassiveSensorTests {
         try await client.waitForMessage(topic: "t2m/ble_b00000000003", after: mark) { $0.json?["temperature"] == 25.5 }
         let published = client.messages(on: "t2m/ble_b00000000003").filter { $0.index >= mark && !$0.retained }
         #expect(published.count == 1, "\(published.map(\.text))")
+        #expect(try await rig.bridge.terminate() == 0)
+        await client.close()
+    }
+
+    @Test("a BTHome remote's presses and turns are events: each published once, not retained, never in the state, with event entities")
+    func buttonEvents() async throws {
+        let rig = try await BLERig.start(liveSignal: false)
+        let broker = rig.broker
+        let remote = try await add(rig, "B0:00:00:00:00:04", "SBBT-002C")
+        let client = try await TestClient.connect(to: broker)
+        try await client.subscribe("t2m/ble_b00000000004/event")
+        // Packet 1: battery 90 % and a press; packet 2 repeats packet 1 (dropped); packet 3: a dimmer turn by 4 steps.
+        try await rig.standIn.advertise(remote, rssi: -60, serviceData: ["fcd2": [0x44, 0x00, 0x01, 0x01, 0x5A, 0x3A, 0x01]])
+        let press = try await client.waitForMessage(topic: "t2m/ble_b00000000004/event")
+        #expect(!press.retained)
+        #expect(press.json == ["event_type": "press", "property": "button", "action": "button_press"])
+        try await rig.standIn.advertise(remote, rssi: -60, serviceData: ["fcd2": [0x44, 0x00, 0x01, 0x01, 0x5A, 0x3A, 0x02]])
+        try await rig.standIn.advertise(remote, rssi: -60, serviceData: ["fcd2": [0x44, 0x00, 0x03, 0x3C, 0x01, 0x04]])
+        let turn = try await client.waitForMessage(topic: "t2m/ble_b00000000004/event", after: press.index + 1)
+        #expect(turn.json == ["event_type": "rotate_left", "property": "dimmer", "action": "dimmer_rotate_left", "steps": 4])
+        #expect(client.messages(on: "t2m/ble_b00000000004/event").count == 2)
+
+        let state = try #require(try await broker.retainedJSON("t2m/ble_b00000000004"))
+        #expect(state["battery"] == 90)
+        #expect(state["button"] == nil && state["dimmer"] == nil)
+        #expect(try await broker.retainedMessages(under: "t2m/ble_b00000000004/event").isEmpty)
+        let button = try await broker.waitForRetained("homeassistant/event/t2m_ble_b00000000004/button/config")
+        #expect(button.json?["device_class"] == "button")
+        #expect(button.json?["event_types"] == .array(BTHomeEvents.button.map { .string($0.name) }))
+        #expect(button.json?["state_topic"] == "t2m/ble_b00000000004/event")
+        let dimmer = try await broker.waitForRetained("homeassistant/event/t2m_ble_b00000000004/dimmer/config")
+        #expect(dimmer.json?["event_types"] == ["rotate_left", "rotate_right"])
         #expect(try await rig.bridge.terminate() == 0)
         await client.close()
     }

@@ -44,12 +44,36 @@ public enum HomeAssistantChecker {
         }
     }
 
+    /// A message for an `event` entity's state topic: the event type Home Assistant must fire for it (nil: none at
+    /// all) and, when given, the attributes the event must carry.
+    public struct EventSample: Sendable {
+        public var payload: JSONValue
+        public var expect: String?
+        public var attributes: [String: JSONValue]?
+
+        /// Creates a sample.
+        public init(_ payload: JSONValue, fires expect: String?, attributes: [String: JSONValue]? = nil) {
+            self.payload = payload
+            self.expect = expect
+            self.attributes = attributes
+        }
+    }
+
     /// One item for validate.py: a discovery config, with sample states to render through its value templates
-    /// (and, optionally, the value each must render to) and command values with the payload each must become.
+    /// (and, optionally, the value each must render to), command values with the payload each must become, and
+    /// messages to deliver to an `event` entity with the event each must fire.
     public static func item(
-        topic: String, payload: JSONValue, states: [(JSONValue, String?)] = [], commands: [(JSONValue, String?)] = []
+        topic: String, payload: JSONValue, states: [(JSONValue, String?)] = [], commands: [(JSONValue, String?)] = [],
+        events: [EventSample] = []
     ) -> JSONValue {
         var item: [String: JSONValue] = ["topic": .string(topic), "payload": payload]
+        if !events.isEmpty {
+            item["events"] = .array(events.map { sample in
+                var entry: [String: JSONValue] = ["payload": sample.payload, "expect": sample.expect.map(JSONValue.string) ?? .null]
+                entry["attributes"] = sample.attributes.map(JSONValue.object)
+                return .object(entry)
+            })
+        }
         if !states.isEmpty {
             item["states"] = .array(states.map { state, expect in
                 var sample: [String: JSONValue] = ["payload": state]

@@ -427,3 +427,14 @@ def AddBTHomeSensors(self, adapter_device_name, count):
         path = AddDevice(self, adapter_device_name, address, 'BTHome %d' % index)
         data = dbus.Dictionary({BTHOME_SERVICE: _bthome(1, 2000 + index)}, signature='sv', variant_level=1)
         _changed(mockobject.objects[path], DEVICE_IFACE, {'RSSI': dbus.Int16(-70, variant_level=1), 'ServiceData': data})
+
+
+@dbus.service.method(BLUEZ_MOCK_IFACE, in_signature='as', out_signature='')
+def ExpireDevices(self, device_paths):
+    '''BlueZ forgetting devices it has not heard for its temporary-device timeout: each object goes, with
+    InterfacesRemoved.'''
+    manager = mockobject.objects['/']
+    for path in device_paths:
+        interfaces = list(_object(path).props.keys())
+        self.RemoveObject(path)
+        manager.EmitSignal(OBJECT_MANAGER_IFACE, 'InterfacesRemoved', 'oas', [dbus.ObjectPath(path), interfaces])

@@ -432,6 +432,132 @@ def _check_rendering(
             )
 
 
+class _MqttDataStub:
+    """The parts of the MQTT integration's runtime data an event entity's message handler touches."""
+
+    def __init__(self) -> None:
+        import collections
+
+        self.written: list[Any] = []
+        # 2024.x wraps the handler in debug_info.log_messages, which files each message here.
+        self.debug_info_entities: Any = collections.defaultdict(
+            lambda: {"subscriptions": collections.defaultdict(lambda: {"messages": []})}
+        )
+        self.state_write_requests = self
+
+    def write_state_request(self, entity: Any) -> None:
+        self.written.append(entity)
+
+
+def _event_entity(config: dict, hass: Any, data: _MqttDataStub) -> tuple[Any, Any]:
+    """An MqttEvent set up from the validated config, and its state topic's message handler.
+
+    Built without the entity platform (no registry, no broker): only the attributes that the
+    entity's own `_setup_from_config` and message handler use are filled in.
+    """
+    from homeassistant.components.mqtt import event as mqtt_event
+
+    entity = mqtt_event.MqttEvent.__new__(mqtt_event.MqttEvent)
+    entity.hass = hass
+    entity.entity_id = "event.checked"
+    entity._attr_name = config.get("name")  # noqa: SLF001
+    entity._config = config  # noqa: SLF001
+    entity._setup_from_config(config)  # noqa: SLF001
+    handler = getattr(entity, "_event_received", None)
+    if handler is not None:
+        return entity, handler
+    # 2024.x defines the handler inside _prepare_subscribe_topics and hands it to the
+    # subscription helper; catch it there instead of subscribing.
+    captured: dict[str, Any] = {}
+    original = mqtt_event.subscription.async_prepare_subscribe_topics
+
+    def capture(_hass: Any, sub_state: Any, topics: dict[str, Any]) -> Any:
+        captured.update(topics)
+        return sub_state
+
+    entity._sub_state = None  # noqa: SLF001
+    mqtt_event.subscription.async_prepare_subscribe_topics = capture
+    try:
+        entity._prepare_subscribe_topics()  # noqa: SLF001
+    finally:
+        mqtt_event.subscription.async_prepare_subscribe_topics = original
+    return entity, captured["state_topic"]["msg_callback"]
+
+
+def _check_events(
+    item: dict[str, Any], config: Any, hass: Any, collector: _Collector, component: str
+) -> None:
+    """Deliver the item's sample messages to Home Assistant's own MQTT event entity.
+
+    Each sample is {"payload": <message>, "expect": "<event type>" or null, "attributes": {...}}:
+    the message must fire exactly that event (null: none at all), with those attributes when
+    given, and make Home Assistant log no warning or error.
+    """
+    events = item.get("events") or []
+    if not events:
+        return
+    if component != "event" or not isinstance(config, dict):
+        raise Rejected("events can only be checked for event component payloads")
+    import dataclasses
+    import time
+
+    from homeassistant.components.mqtt.models import ReceiveMessage
+
+    try:
+        from homeassistant.components.mqtt.models import DATA_MQTT
+    except ImportError:  # 2024.x keeps the key in const.py
+        from homeassistant.components.mqtt.const import DATA_MQTT
+    stub = _MqttDataStub()
+    previous = hass.data.get(DATA_MQTT)
+    hass.data[DATA_MQTT] = stub
+    try:
+        entity, handler = _event_entity(config, hass, stub)
+        stamp_field = {f.name: f.type for f in dataclasses.fields(ReceiveMessage)}["timestamp"]
+        for index, sample in enumerate(events):
+            payload = _payload_text(sample.get("payload"))
+            stamp: Any = time.monotonic()
+            if "datetime" in str(stamp_field):
+                from homeassistant.util import dt as dt_util
+
+                stamp = dt_util.utcnow()
+            message = ReceiveMessage(
+                topic=config["state_topic"],
+                payload=payload,
+                qos=config.get("qos", 0),
+                retain=bool(sample.get("retain", False)),
+                subscribed_topic=config["state_topic"],
+                timestamp=stamp,
+            )
+            start = len(collector.records)
+            fired_before = len(stub.written)
+            try:
+                handler(message)
+            except Exception as err:  # noqa: BLE001
+                raise Rejected(f"event #{index} {payload} raised {type(err).__name__}: {err}") from err
+            problems = collector.problems_since(start)
+            if problems:
+                raise Rejected(f"event #{index} {payload} logged: {'; '.join(problems)}")
+            fired = len(stub.written) > fired_before
+            attributes = dict(entity.state_attributes) if fired else {}
+            event_type = attributes.pop("event_type", None)
+            expect = sample.get("expect")
+            if expect is None and fired:
+                raise Rejected(f"event #{index} {payload} fired {event_type!r}, expected no event")
+            if expect is not None and event_type != expect:
+                what = f"fired {event_type!r}" if fired else "fired nothing"
+                raise Rejected(f"event #{index} {payload} {what}, expected {expect!r}")
+            if "attributes" in sample and fired and attributes != sample["attributes"]:
+                raise Rejected(
+                    f"event #{index} {payload} has attributes {attributes!r}, "
+                    f"expected {sample['attributes']!r}"
+                )
+    finally:
+        if previous is None:
+            hass.data.pop(DATA_MQTT, None)
+        else:
+            hass.data[DATA_MQTT] = previous
+
+
 async def _run(items: list[Any], prefix: str, verbose: bool) -> int:
     ha = _import_ha()
     from homeassistant.core import HomeAssistant
@@ -458,6 +584,7 @@ async def _run(items: list[Any], prefix: str, verbose: bool) -> int:
                 _check_unique_id(validator, item, config, unique_ids)
                 device_based = validator.parse_topic(topic)[0] == DEVICE_COMPONENT
                 _check_rendering(item, config, hass, collector, device_based)
+                _check_events(item, config, hass, collector, validator.parse_topic(topic)[0])
             except Rejected as err:
                 rejected += 1
                 print(f"REJECTED {topic}: {err}")

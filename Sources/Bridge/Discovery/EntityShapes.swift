@@ -11,7 +11,7 @@ struct EntityShapes {
     func entity(for leaf: ExposeLeaf, alias: String) -> (String, [String: JSONValue])? {
         let expose = leaf.expose
         guard leaf.path.allSatisfy(StateTemplates.isPlain), StateTemplates.isPlain(leaf.objectID) else { return nil }
-        guard expose.access.contains(.state) || [.action, .scene, .light].contains(expose.kind) else { return nil }
+        guard expose.access.contains(.state) || [.action, .scene, .light, .event].contains(expose.kind) else { return nil }
         let state = JSONValue.string(topics.state(alias))
         let valueTemplate = JSONValue.string(
             StateTemplates.value(leaf.path, missing: expose.kind == .text && expose.isWritable ? "" : "None"))
@@ -73,6 +73,14 @@ struct EntityShapes {
             guard !leaf.isNested else { return nil }
             let payload = StateTemplates.payload(leaf.path, .string(expose.values.first ?? ""))
             return ("scene", ["command_topic": .string(topics.set(alias)), "payload_on": .string(payload)])
+        case .event:
+            // All of a device's occurrences share one topic; each entity's template lets through only its own.
+            let keys: [String: JSONValue] = [
+                "state_topic": .string(topics.event(alias)),
+                "value_template": .string(StateTemplates.event(leaf.dottedPath)),
+                "event_types": .array(expose.values.map(JSONValue.string)),
+            ]
+            return ("event", keys.merging(overlay: deviceClass(expose)))
         case .composite:
             return nil
         }

@@ -15,6 +15,15 @@ enum StateTemplates {
         return "{{ \(accesses.last ?? "value_json") if \(guards) else '\(missing)' }}"
     }
 
+    /// The value template of an `event` entity: the whole message (`event_type` and the data, which Home Assistant
+    /// keeps as the event's attributes) when it is an occurrence of `property`, and an empty text otherwise, which
+    /// Home Assistant drops without an event and without a warning (any other text would log one). Guarded so that
+    /// a message that is not a JSON object logs nothing either.
+    static func event(_ property: String) -> String {
+        "{{ value_json | tojson if value_json is mapping and value_json['property'] is defined"
+            + " and value_json['property'] == '\(property)' else '' }}"
+    }
+
     /// A command template that sends Home Assistant's value nested under `path`:
     /// `{"motor_a": {"speed": {{ value | tojson }}}}`.
     static func command(_ path: [String]) -> String {
