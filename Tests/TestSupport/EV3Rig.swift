@@ -54,6 +54,11 @@ public struct EV3Rig: Sendable {
         let bridge = try BridgeProcess.start(config: config)
         try await bridge.waitUntilReady(on: broker)
         let client = try await TestClient.connect(to: broker)
+        // One client follows everything the tests look at, instead of a new connection for each look.
+        let node = "t2m_ev3_" + setup.serialNumber
+        for filter in ["t2m/ev3_\(setup.serialNumber)", "t2m/ev3_\(setup.serialNumber)/availability", "homeassistant/+/\(node)/+/config"] {
+            try await client.subscribe(filter)
+        }
         let rig = EV3Rig(
             broker: broker, simulator: simulator, bridge: bridge, client: client, id: "ev3_" + setup.serialNumber,
             beaconPort: beaconPort)
@@ -64,23 +69,44 @@ public struct EV3Rig: Sendable {
     /// The brick's state topic.
     public var stateTopic: String { "t2m/\(id)" }
 
-    /// Waits for the retained state to satisfy `predicate`, and returns it.
+    /// Waits for the brick's state, as last published, to satisfy `predicate`, and returns it.
     @discardableResult
     public func waitForState(
         _ what: String, timeout: Duration = .seconds(30), _ predicate: @escaping @Sendable (JSONValue) -> Bool
     ) async throws -> JSONValue {
         do {
-            let message = try await broker.waitForRetained(stateTopic, timeout: timeout) { $0.json.map(predicate) ?? false }
-            return message.json ?? [:]
+            return try await waitForValue(what, timeout: timeout) { latest(stateTopic).flatMap { predicate($0) ? Optional($0) : nil } }
         } catch {
-            let last = try await broker.retained(stateTopic)?.text ?? "nothing"
-            throw TestFailure("\(what): \(error); last state: \(last)")
+            throw TestFailure("\(error); last state: \(latest(stateTopic)?.jsonString ?? "nothing")")
         }
     }
 
     /// Waits for the device's `status`.
     public func waitForStatus(_ status: String, timeout: Duration = .seconds(30)) async throws {
         try await waitForState("status \(status)", timeout: timeout) { $0["status"]?.stringValue == status }
+    }
+
+    /// Waits for the brick's availability topic to say `state`.
+    public func waitForAvailability(_ state: String, timeout: Duration = .seconds(30)) async throws {
+        try await waitUntil("availability \(state)", timeout: timeout) {
+            latest(stateTopic + "/availability")?["state"]?.stringValue == state
+        }
+    }
+
+    /// The last payload published on `topic`, as JSON; nil when none came or the last one cleared it.
+    public func latest(_ topic: String) -> JSONValue? {
+        guard let message = client.messages(on: topic).last, !message.payload.isEmpty else { return nil }
+        return message.json
+    }
+
+    /// The brick's Home Assistant configs as last published (cleared ones left out), by object id.
+    public func entities() -> [String: JSONValue] {
+        var configs: [String: JSONValue] = [:]
+        for message in client.messages(on: "homeassistant/+/t2m_\(id)/+/config") {
+            let objectID = String(message.topic.split(separator: "/")[3])
+            configs[objectID] = message.payload.isEmpty ? nil : message.json
+        }
+        return configs
     }
 
     /// Publishes a `/set` (or `/set/<attribute>`) payload.
