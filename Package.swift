@@ -41,10 +41,11 @@ let package = Package(
             ],
             swiftSettings: strictSettings
         ),
+        .target(name: "ThreadHandoff", swiftSettings: strictSettings),
         .target(
             name: "DBus",
             dependencies: [
-                "CDBus",
+                "CDBus", "ThreadHandoff",
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strictSettings
@@ -114,7 +115,7 @@ let package = Package(
         .target(
             name: "EV3Link",
             dependencies: [
-                "EV3Protocol", "BridgeCore",
+                "EV3Protocol", "BridgeCore", "ThreadHandoff",
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strictSettings
@@ -241,12 +242,12 @@ let package = Package(
         ),
         .testTarget(
             name: "BLEModelsTests",
-            dependencies: ["BLEModels", "BridgeCore"],
+            dependencies: ["BLEModels", "BridgeCore", "TestSupport"],
             swiftSettings: strictSettings
         ),
         .testTarget(
             name: "BLEFormatsTests",
-            dependencies: ["BLEFormats", "BLEModels", "BridgeCore"],
+            dependencies: ["BLEFormats", "BLEModels", "BridgeCore", "TestSupport"],
             swiftSettings: strictSettings
         ),
         .testTarget(
@@ -264,7 +265,7 @@ let package = Package(
         .testTarget(
             name: "EV3LinkTests",
             dependencies: [
-                "EV3Link", "EV3Simulator", "EV3Protocol", "BridgeCore",
+                "EV3Link", "EV3Simulator", "EV3Protocol", "BridgeCore", "TestSupport",
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strictSettings
@@ -272,13 +273,13 @@ let package = Package(
         .testTarget(
             name: "EV3DriverTests",
             dependencies: [
-                "EV3Driver", "EV3Link", "EV3Protocol", "BridgeCore", "BridgeConfig",
+                "EV3Driver", "EV3Link", "EV3Protocol", "BridgeCore", "BridgeConfig", "TestSupport",
             ],
             swiftSettings: strictSettings
         ),
         .testTarget(
             name: "EV3ProtocolTests",
-            dependencies: ["EV3Protocol"],
+            dependencies: ["EV3Protocol", "TestSupport"],
             swiftSettings: strictSettings
         ),
         .testTarget(

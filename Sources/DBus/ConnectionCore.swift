@@ -1,6 +1,8 @@
 import CDBus
+import Glibc
 import Logging
 import Synchronization
+import ThreadHandoff
 
 /// The state shared by the public connection, its loop thread and libdbus's callbacks. Other threads only
 /// queue commands and ring the wakeup; the loop thread makes every libdbus call; callbacks only enqueue.
@@ -56,7 +58,10 @@ final class ConnectionCore: Sendable {
 
     init(logger: Logger) throws(DBusError) {
         self.logger = logger
-        wakeup = try Wakeup()
+        guard let wakeup = Wakeup() else {
+            throw DBusError(.connectionFailed, String(cString: strerror(errno)), operation: "create the wakeup pipe")
+        }
+        self.wakeup = wakeup
         (events, eventSink) = AsyncStream.makeStream(of: DBusConnection.Event.self)
     }
 

@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import Synchronization
+import ThreadHandoff
 
 /// Listens for WiFi bricks' UDP beacons on its own thread, answers each one as the brick's own software
 /// does (one byte back to the beacon's source port; the open firmware ignores it, other versions may not),
@@ -45,7 +46,7 @@ public final class EV3BeaconListener: Sendable {
             withUnsafeMutablePointer(to: &address) { pointer in
                 pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { _ = getsockname(fd, $0, &length) }
             }
-            return EV3BeaconListener(fd: fd, port: Int(UInt16(bigEndian: address.sin_port)), wakeup: try Wakeup())
+            return EV3BeaconListener(fd: fd, port: Int(UInt16(bigEndian: address.sin_port)), wakeup: try Posix.wakeup())
         } catch {
             close(fd)
             throw error

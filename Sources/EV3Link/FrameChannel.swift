@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import Synchronization
+import ThreadHandoff
 
 /// One connection to a brick: a descriptor owned by its own thread, frames in both directions.
 ///
@@ -55,7 +56,7 @@ final class FrameChannel: Sendable {
         label: String, framing: Framing, timeout: Duration, logger: Logger,
         opener: @escaping @Sendable (OpenContext) throws(EV3LinkError) -> Opened
     ) async throws(EV3LinkError) -> FrameChannel {
-        let channel = FrameChannel(wakeup: try Wakeup(), logger: logger)
+        let channel = FrameChannel(wakeup: try Posix.wakeup(), logger: logger)
         let result = OnceValue<Result<Void, EV3LinkError>>()
         let deadline = ContinuousClock.now + timeout
         let thread = Thread {

@@ -1,4 +1,5 @@
 import Glibc
+import ThreadHandoff
 
 /// The one funnel for system calls: retries on EINTR and turns a failure into a typed error naming the call.
 /// Every call here runs on a link's own thread (or a listener's), never on the cooperative pool.
@@ -19,6 +20,12 @@ enum Posix {
     @discardableResult
     static func call32(_ name: String, _ body: () -> Int32) throws(EV3LinkError) -> Int32 {
         Int32(try call(name) { Int(body()) })
+    }
+
+    /// A doorbell pipe for a connection's thread.
+    static func wakeup() throws(EV3LinkError) -> Wakeup {
+        guard let wakeup = Wakeup() else { throw error("pipe", errno) }
+        return wakeup
     }
 
     /// The error for a failed call and its errno.

@@ -1,5 +1,6 @@
 import BLEFormats
 import BridgeCore
+import TestSupport
 import Testing
 
 @Suite("BTHome v2 adverts")

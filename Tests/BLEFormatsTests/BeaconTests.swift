@@ -1,5 +1,6 @@
 import BLEFormats
 import BLEModels
+import TestSupport
 import Testing
 
 @Suite("Xiaomi custom firmware adverts (atc1441 and pvvx)")

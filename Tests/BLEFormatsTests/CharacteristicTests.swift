@@ -1,5 +1,6 @@
 import BLEFormats
 import BLEModels
+import TestSupport
 import Testing
 
 @Suite("Standard GATT characteristics")

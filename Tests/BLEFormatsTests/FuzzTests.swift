@@ -1,5 +1,6 @@
 import BLEFormats
 import BLEModels
+import TestSupport
 import Testing
 
 @Suite("Decoder fuzzing: random, truncated and overlong payloads are undecodable, never a trap or a wrong value")

@@ -1,5 +1,6 @@
 import BLEFormats
 import BridgeCore
+import TestSupport
 import Testing
 
 /// A BTHome payload and how its decoded values split into state and occurrences.

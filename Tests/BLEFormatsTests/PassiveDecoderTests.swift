@@ -1,5 +1,6 @@
 import BLEFormats
 import BLEModels
+import TestSupport
 import Testing
 
 @Suite("Passive adverts: which enabled format makes what of an advert")

@@ -1,4 +1,5 @@
 import BLEFormats
+import TestSupport
 import Testing
 
 /// A reference to a throttle, so `#expect` can call it: the macro cannot call a mutating method.

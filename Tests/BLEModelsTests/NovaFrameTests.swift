@@ -1,4 +1,5 @@
 import BLEModels
+import TestSupport
 import Testing
 
 @Suite("Nova frames and acknowledgements")
@@ -94,19 +95,4 @@ struct NovaFrameTests {
 private func ack(_ id: Int, uppercase: Bool) -> String {
     let hex = String(id, radix: 16, uppercase: uppercase)
     return "(" + (hex.count == 1 ? "0" + hex : hex) + ":A)"
-}
-
-/// A small seeded generator, so a failing fuzz round can be replayed.
-struct SplitMix64: RandomNumberGenerator {
-    private var state: UInt64
-
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
 }

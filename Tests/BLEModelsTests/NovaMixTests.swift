@@ -1,5 +1,6 @@
 import BLEModels
 import BridgeCore
+import TestSupport
 import Testing
 
 @Suite("Nova PWM mapping")

@@ -55,17 +55,7 @@ struct BLEConfigTests {
             ("    - match: {name: x}\n      when: always\n", 4, 7, "ble.connect[0].when", "unknown key"),
         ])
     func errors(rule: String, line: Int, column: Int, keyPath: String, message: String) {
-        let yaml = "ble:\n  connect:\n" + rule
-        do {
-            _ = try ConfigLoader.parse(yaml: yaml, file: "ble.yaml")
-            Issue.record("\(yaml) was accepted")
-        } catch {
-            let issue = error.issues.first
-            #expect(error.issues.count == 1, "\(error)")
-            #expect(issue?.keyPath == keyPath, "\(error)")
-            #expect(issue?.message.contains(message) == true, "\(error)")
-            #expect(issue.map { ($0.line, $0.column) } ?? (0, 0) == (line, column), "\(error)")
-        }
+        expectOneIssue("ble:\n  connect:\n" + rule, file: "ble.yaml", line: line, column: column, keyPath: keyPath, message: message)
     }
 
     @Test("a 16-bit UUID written as a bare number is still a UUID")
@@ -111,16 +101,6 @@ struct BLEConfigTests {
             ("  rssi_interval: soon\n", 2, 18, "ble.rssi_interval", "is not a duration"),
         ])
     func passiveErrors(section: String, line: Int, column: Int, keyPath: String, message: String) {
-        let yaml = "ble:\n" + section
-        do {
-            _ = try ConfigLoader.parse(yaml: yaml, file: "ble.yaml")
-            Issue.record("\(yaml) was accepted")
-        } catch {
-            let issue = error.issues.first
-            #expect(error.issues.count == 1, "\(error)")
-            #expect(issue?.keyPath == keyPath, "\(error)")
-            #expect(issue?.message.contains(message) == true, "\(error)")
-            #expect(issue.map { ($0.line, $0.column) } ?? (0, 0) == (line, column), "\(error)")
-        }
+        expectOneIssue("ble:\n" + section, file: "ble.yaml", line: line, column: column, keyPath: keyPath, message: message)
     }
 }

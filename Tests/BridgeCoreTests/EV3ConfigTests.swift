@@ -71,17 +71,7 @@ struct EV3ConfigTests {
             ),
         ])
     func errors(entry: String, line: Int, column: Int, keyPath: String, message: String) {
-        let yaml = "ev3:\n  bricks:\n" + entry
-        do {
-            _ = try ConfigLoader.parse(yaml: yaml, file: "ev3.yaml")
-            Issue.record("\(yaml) was accepted")
-        } catch {
-            let issue = error.issues.first
-            #expect(error.issues.count == 1, "\(error)")
-            #expect(issue?.keyPath == keyPath, "\(error)")
-            #expect(issue?.message.contains(message) == true, "\(error)")
-            #expect(issue.map { ($0.line, $0.column) } ?? (0, 0) == (line, column), "\(error)")
-        }
+        expectOneIssue("ev3:\n  bricks:\n" + entry, file: "ev3.yaml", line: line, column: column, keyPath: keyPath, message: message)
     }
 
     @Test(

@@ -3,6 +3,7 @@ import BridgeCore
 import EV3Link
 import EV3Protocol
 import Testing
+import TestSupport
 
 /// A `/set` as the bridge hands it over (already validated against the exposes), and what goes to the brick.
 struct CommandCase: Sendable, CustomTestStringConvertible {
@@ -83,9 +84,4 @@ struct BrickCommandTests {
         if !commands.instructions.isEmpty { sent.append(commands.instructions.flatMap { $0.bytes() }) }
         return sent.map(hex)
     }
-}
-
-/// Spaced uppercase hex.
-func hex(_ bytes: [UInt8]) -> String {
-    bytes.map { ($0 < 16 ? "0" : "") + String($0, radix: 16, uppercase: true) }.joined(separator: " ")
 }

@@ -1,5 +1,6 @@
 @testable import EV3Link
 import EV3Protocol
+import TestSupport
 import Testing
 
 @Suite("EV3 link: message counters and the send queue")

@@ -1,6 +1,7 @@
 @testable import EV3Link
 import EV3Protocol
 import EV3Simulator
+import TestSupport
 import Testing
 
 @Suite("EV3 link: the queue, stops, pacing, discovery and failures")

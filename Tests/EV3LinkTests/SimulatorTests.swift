@@ -1,6 +1,7 @@
 import EV3Protocol
 import EV3Simulator
 import Glibc
+import TestSupport
 import Testing
 
 /// A simulator with a raw client on a socket pair: exact bytes in, exact bytes out.

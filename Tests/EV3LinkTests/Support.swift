@@ -4,18 +4,6 @@ import Glibc
 import Synchronization
 import Testing
 
-/// Bytes from hex pairs, spaces ignored: `"0C 00 2A"`.
-func hex(_ text: String) -> [UInt8] {
-    let digits = Array(text.filter { !$0.isWhitespace })
-    precondition(digits.count.isMultiple(of: 2), "odd number of hex digits in \(text)")
-    return stride(from: 0, to: digits.count, by: 2).map { UInt8(String(digits[$0...$0 + 1]), radix: 16)! }
-}
-
-/// Bytes as spaced uppercase hex, for readable failures.
-func hex(_ bytes: [UInt8]) -> String {
-    bytes.map { ($0 < 16 ? "0" : "") + String($0, radix: 16, uppercase: true) }.joined(separator: " ")
-}
-
 /// Runs blocking work on its own thread, so tests never block the cooperative pool.
 func onThread<T: Sendable>(_ body: @escaping @Sendable () -> T) async -> T {
     await withCheckedContinuation { continuation in

@@ -1,6 +1,7 @@
 @testable import EV3Link
 import EV3Protocol
 import Foundation
+import TestSupport
 import Testing
 
 @Suite("EV3 transports: beacon, WiFi unlock, RFCOMM address, USB discovery")

@@ -1,4 +1,5 @@
 import EV3Protocol
+import TestSupport
 import Testing
 
 @Suite("EV3 fuzzing: random and truncated input never crashes and never yields a bad frame")

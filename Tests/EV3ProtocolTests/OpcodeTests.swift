@@ -1,4 +1,5 @@
 import EV3Protocol
+import TestSupport
 import Testing
 
 /// One catalogued opcode: how to add it to a batch, and its bytes when it is alone in one.

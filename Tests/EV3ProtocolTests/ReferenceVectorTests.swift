@@ -1,4 +1,5 @@
 import EV3Protocol
+import TestSupport
 import Testing
 
 /// Reads a query's result from a reply and describes it, so one table can hold results of any type.

@@ -1,4 +1,5 @@
 import EV3Protocol
+import TestSupport
 import Testing
 
 @Suite("EV3 system commands")

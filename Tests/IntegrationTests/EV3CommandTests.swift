@@ -81,7 +81,7 @@ extension EV3DaemonTests {
             }
             // Everything the brick got meanwhile were polls: each starts with the brick's battery read.
             let commands = rig.simulator.receivedFrames().dropFirst(before).filter { $0.count > 7 && $0[7] != 0x81 && $0[7] != 0x99 }
-            #expect(commands.isEmpty, "\(commands.map(EV3Rig.hex))")
+            #expect(commands.isEmpty, "\(commands.map(hex))")
             try await rig.stop()
         }
 
@@ -99,10 +99,10 @@ extension EV3DaemonTests {
             do {
                 try await rig.waitForFrame("00 00 00 A5 00 01 19 A6 00 01", after: mark)
             } catch {
-                Issue.record("\(error); A5 frames: \(rig.frames(opcode: 0xA5, after: mark).map(EV3Rig.hex))")
+                Issue.record("\(error); A5 frames: \(rig.frames(opcode: 0xA5, after: mark).map(hex))")
             }
             let sent = rig.frames(opcode: 0xA5, after: mark)
-            #expect(sent.count == 1, "\(sent.map(EV3Rig.hex))")
+            #expect(sent.count == 1, "\(sent.map(hex))")
             try await rig.waitForState("motor A turning at 25") { $0["motor_a"]?["speed"] == 25 }
             #expect(rig.simulator.motor(.a).speed == 25)
             try await rig.stop()
@@ -133,7 +133,7 @@ extension EV3DaemonTests {
             #expect(rig.simulator.receivedFrames().count == inFlight, "a frame left before the stop")
             rig.simulator.setFault(.none)
             try await rig.waitForFrame("00 00 00 A3 00 0F 00", after: inFlight)
-            #expect(EV3Rig.hex(rig.simulator.receivedFrames()[inFlight][4...]) == "00 00 00 A3 00 0F 00")
+            #expect(hex(Array(rig.simulator.receivedFrames()[inFlight][4...])) == "00 00 00 A3 00 0F 00")
             // The queue's 32 places: LED changes, and a poll if one was waiting too.
             try await waitUntil("the queued LED changes through", timeout: .seconds(60)) {
                 rig.frames(opcode: 0x82, after: inFlight).count >= 31

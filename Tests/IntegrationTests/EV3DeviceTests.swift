@@ -42,7 +42,7 @@ extension EV3DaemonTests {
             // One direct command per poll, with every group in it.
             let polls = rig.frames(opcode: 0x81).suffix(3)
             #expect(
-                polls.allSatisfy { EV3Rig.hex($0).components(separatedBy: "99 05 00").count - 1 == 8 }, "\(polls.map(EV3Rig.hex))")
+                polls.allSatisfy { hex($0).components(separatedBy: "99 05 00").count - 1 == 8 }, "\(polls.map(hex))")
             // SIGTERM ends the daemon cleanly with a brick connected; the brick goes offline with the bridge.
             #expect(try await rig.stop() == 0)
         }
@@ -147,7 +147,7 @@ extension EV3DaemonTests {
             let mark = again.receivedFrames().count
             rig.set(#"{"led": "red"}"#)
             try await waitUntil("the LED command at the new address") {
-                again.receivedFrames().dropFirst(mark).contains { Array($0.dropFirst(4)) == EV3Rig.bytes("00 00 00 82 1B 02") }
+                again.receivedFrames().dropFirst(mark).contains { Array($0.dropFirst(4)) == hex("00 00 00 82 1B 02") }
             }
             try await rig.stop()
         }

@@ -3,7 +3,7 @@ public import BridgeCore
 /// The bridge's request/response API, as a client sees it.
 extension TestClient {
     /// Publishes raw bytes to `<base>/bridge/request/<name>` and returns the next response to it.
-    public func request(_ name: String, bytes: [UInt8], base: String = "t2m", timeout: Duration = .seconds(10))
+    public func request(_ name: String, bytes: [UInt8], base: String = "t2m", timeout: Duration = .seconds(30))
         async throws -> JSONValue
     {
         let responseTopic = "\(base)/bridge/response/\(name)"
@@ -16,14 +16,14 @@ extension TestClient {
     }
 
     /// Publishes text to `<base>/bridge/request/<name>` and returns the next response to it.
-    public func request(_ name: String, _ payload: String, base: String = "t2m", timeout: Duration = .seconds(10))
+    public func request(_ name: String, _ payload: String, base: String = "t2m", timeout: Duration = .seconds(30))
         async throws -> JSONValue
     {
         try await request(name, bytes: Array(payload.utf8), base: base, timeout: timeout)
     }
 
     /// Publishes a JSON request and returns the next response to it.
-    public func request(_ name: String, json: JSONValue, base: String = "t2m", timeout: Duration = .seconds(10))
+    public func request(_ name: String, json: JSONValue, base: String = "t2m", timeout: Duration = .seconds(30))
         async throws -> JSONValue
     {
         try await request(name, bytes: json.jsonBytes, base: base, timeout: timeout)

@@ -26,7 +26,7 @@ extension Broker {
     /// Waits until the broker holds a retained message on `topic` that satisfies `predicate`.
     @discardableResult
     public func waitForRetained(
-        _ topic: String, timeout: Duration = .seconds(10),
+        _ topic: String, timeout: Duration = .seconds(30),
         where predicate: @Sendable (ReceivedMessage) -> Bool = { _ in true }
     ) async throws -> ReceivedMessage {
         var last: ReceivedMessage?
@@ -42,14 +42,14 @@ extension Broker {
 
     /// Waits until the broker holds `json` retained on `topic`.
     @discardableResult
-    public func waitForRetained(_ topic: String, equals json: JSONValue, timeout: Duration = .seconds(10))
+    public func waitForRetained(_ topic: String, equals json: JSONValue, timeout: Duration = .seconds(30))
         async throws -> ReceivedMessage
     {
         try await waitForRetained(topic, timeout: timeout) { $0.json == json }
     }
 
     /// Waits until the broker holds nothing retained on `topic`.
-    public func waitForNoRetained(_ topic: String, timeout: Duration = .seconds(10)) async throws {
+    public func waitForNoRetained(_ topic: String, timeout: Duration = .seconds(30)) async throws {
         var last: ReceivedMessage?
         do {
             try await waitUntil("\(topic) to hold no retained message", timeout: timeout, every: .milliseconds(50)) {

@@ -122,7 +122,7 @@ public struct EV3Rig: Sendable {
     /// Waits for a frame after the first `after` that is `expected` from its type byte on (counter aside).
     @discardableResult
     public func waitForFrame(_ expected: String, after: Int = 0, timeout: Duration = .seconds(30)) async throws -> [UInt8] {
-        let bytes = EV3Rig.bytes(expected)
+        let bytes = hex(expected)
         return try await waitForValue("a frame \(expected)", timeout: timeout) {
             simulator.receivedFrames().dropFirst(after).first { $0.count > 4 && Array($0[4...]) == bytes }
         }
@@ -135,16 +135,5 @@ public struct EV3Rig: Sendable {
         await client.close()
         simulator.stop()
         return status
-    }
-
-    /// Bytes from hex pairs, spaces ignored: `"00 00 00 A3 00 0F 00"`.
-    public static func bytes(_ hex: String) -> [UInt8] {
-        let digits = Array(hex.filter { !$0.isWhitespace })
-        return stride(from: 0, to: digits.count - 1, by: 2).compactMap { UInt8(String(digits[$0...$0 + 1]), radix: 16) }
-    }
-
-    /// Bytes as spaced uppercase hex.
-    public static func hex(_ bytes: some Sequence<UInt8>) -> String {
-        bytes.map { ($0 < 16 ? "0" : "") + String($0, radix: 16, uppercase: true) }.joined(separator: " ")
     }
 }

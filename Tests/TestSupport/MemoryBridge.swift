@@ -93,7 +93,7 @@ public final class MemoryBridge: Sendable {
 
     /// Waits for a publish on `topic` after `mark` that satisfies `condition`.
     public func waitForPublish(
-        _ topic: String, after mark: Int = 0, timeout: Duration = .seconds(5),
+        _ topic: String, after mark: Int = 0, timeout: Duration = .seconds(30),
         where condition: @escaping @Sendable (MemoryTransport.Published) -> Bool = { _ in true }
     ) async throws -> MemoryTransport.Published {
         try await waitForValue("a publish on \(topic)", timeout: timeout, every: .milliseconds(2)) {

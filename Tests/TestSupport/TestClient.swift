@@ -149,7 +149,7 @@ public final class TestClient: Sendable {
     /// The first message (at or after `after`) on a topic matching `topic` that satisfies `predicate`.
     @discardableResult
     public func waitForMessage(
-        topic: String, after: Int = 0, timeout: Duration = .seconds(10),
+        topic: String, after: Int = 0, timeout: Duration = .seconds(30),
         where predicate: @Sendable (ReceivedMessage) -> Bool = { _ in true }
     ) async throws -> ReceivedMessage {
         do {

@@ -12,7 +12,7 @@ public struct TestFailure: Error, CustomStringConvertible {
 
 /// Polls `condition` until it is true; throws `TestFailure` naming `what` after `timeout`.
 public func waitUntil(
-    _ what: @autoclosure () -> String, timeout: Duration = .seconds(10), every interval: Duration = .milliseconds(20),
+    _ what: @autoclosure () -> String, timeout: Duration = .seconds(30), every interval: Duration = .milliseconds(20),
     _ condition: () async throws -> Bool
 ) async throws {
     let deadline = ContinuousClock.now + timeout
@@ -25,7 +25,7 @@ public func waitUntil(
 
 /// Polls `produce` until it returns a value; throws `TestFailure` naming `what` after `timeout`.
 public func waitForValue<T>(
-    _ what: @autoclosure () -> String, timeout: Duration = .seconds(10), every interval: Duration = .milliseconds(20),
+    _ what: @autoclosure () -> String, timeout: Duration = .seconds(30), every interval: Duration = .milliseconds(20),
     _ produce: () async throws -> T?
 ) async throws -> T {
     let deadline = ContinuousClock.now + timeout

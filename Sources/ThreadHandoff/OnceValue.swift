@@ -1,7 +1,7 @@
 import Synchronization
 
-/// A value set once (the first `set` wins) by a thread and awaited by a task.
-final class OnceValue<Value: Sendable>: Sendable {
+/// A value set once (the first `set` wins) by one thread and awaited by any number of tasks.
+public final class OnceValue<Value: Sendable>: Sendable {
     private struct State {
         var value: Value?
         var waiters: [CheckedContinuation<Value, Never>] = []
@@ -9,10 +9,11 @@ final class OnceValue<Value: Sendable>: Sendable {
 
     private let state = Mutex(State())
 
-    init() {}
+    /// An unset value.
+    public init() {}
 
     /// Stores the value and wakes every waiter; later calls are ignored.
-    func set(_ value: Value) {
+    public func set(_ value: Value) {
         let waiters = state.withLock { state -> [CheckedContinuation<Value, Never>] in
             guard state.value == nil else { return [] }
             state.value = value
@@ -22,8 +23,12 @@ final class OnceValue<Value: Sendable>: Sendable {
         for waiter in waiters { waiter.resume(returning: value) }
     }
 
-    /// Waits until the value is set; what sets it is bounded by its own timeouts.
-    func wait() async -> Value {
+    /// The value, once set.
+    public var value: Value? { state.withLock { $0.value } }
+
+    /// Waits until the value is set. It ignores cancellation: what it waits for always comes, bounded by the
+    /// setter's own timeouts.
+    public func wait() async -> Value {
         await withCheckedContinuation { continuation in
             let ready = state.withLock { state -> Value? in
                 if let value = state.value { return value }

@@ -1,16 +1,16 @@
 import Glibc
 
-/// The loop thread's doorbell: a non-blocking pipe in its poll set that other threads write a byte into
-/// after queueing work. (Glibc's module does not export eventfd; a pipe does the same job.)
-final class Wakeup: Sendable {
-    let readFD: Int32
+/// A poll loop's doorbell: a non-blocking pipe in its poll set that other threads write a byte into after
+/// queueing work or asking it to stop. (Glibc's module does not export eventfd; a pipe does the same job.)
+public final class Wakeup: Sendable {
+    /// The end the loop polls.
+    public let readFD: Int32
     private let writeFD: Int32
 
-    init() throws(DBusError) {
+    /// A new pipe; nil when the system refuses one (`errno` says why).
+    public init?() {
         var fds: [Int32] = [-1, -1]
-        guard pipe(&fds) == 0 else {
-            throw DBusError(.connectionFailed, String(cString: strerror(errno)), operation: "create the wakeup pipe")
-        }
+        guard pipe(&fds) == 0 else { return nil }
         readFD = fds[0]
         writeFD = fds[1]
         // Glibc's module has no pipe2, so the flags are set one by one.
@@ -26,13 +26,13 @@ final class Wakeup: Sendable {
     }
 
     /// Wakes the loop. A full pipe (EAGAIN) is fine: the loop is already due to wake.
-    func ring() {
+    public func ring() {
         var byte: UInt8 = 1
         _ = write(writeFD, &byte, 1)
     }
 
     /// Empties the pipe so the next poll blocks again.
-    func drain() {
+    public func drain() {
         var buffer = [UInt8](repeating: 0, count: 64)
         while read(readFD, &buffer, buffer.count) > 0 {}
     }
