@@ -9,8 +9,9 @@ public import Logging
 public struct EV3DriverOptions: Sendable {
     /// The address the beacon listener binds (every interface, so that broadcasts are heard).
     public var beaconHost = "0.0.0.0"
-    /// Where sysfs and device files are, for the USB scan.
+    /// Where sysfs is, for the USB scan.
     public var sysfs = "/sys"
+    /// Where the device files the scan names are.
     public var dev = "/dev"
     /// How often USB is scanned for bricks plugged in.
     public var usbScanInterval: Duration = .seconds(10)
