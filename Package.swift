@@ -120,6 +120,14 @@ let package = Package(
             ],
             swiftSettings: strictSettings
         ),
+        .target(
+            name: "EV3Driver",
+            dependencies: [
+                "EV3Link", "EV3Protocol", "BridgeCore", "BridgeConfig",
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strictSettings
+        ),
         .target(name: "CSimPTY"),
         .target(
             name: "EV3Simulator",
@@ -160,6 +168,7 @@ let package = Package(
                 "Mosquitto",
                 "LIFXDriver",
                 "BLEDriver",
+                "EV3Driver",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
@@ -196,6 +205,9 @@ let package = Package(
                 "BridgeCore",
                 "Things2MQTTApp",
                 "DBus",
+                "EV3Simulator",
+                "EV3Protocol",
+                "EV3Link",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
@@ -203,7 +215,10 @@ let package = Package(
         ),
         .target(
             name: "TestSupport",
-            dependencies: ["Mosquitto", "LIFXSimulator", "BridgeCore", "Bridge", "BridgeConfig", "Things2MQTTApp", "DBus"],
+            dependencies: [
+                "Mosquitto", "LIFXSimulator", "BridgeCore", "Bridge", "BridgeConfig", "Things2MQTTApp", "DBus", "EV3Simulator",
+                "EV3Protocol",
+            ],
             path: "Tests/TestSupport",
             swiftSettings: strictSettings
         ),
@@ -256,6 +271,13 @@ let package = Package(
             swiftSettings: strictSettings
         ),
         .testTarget(
+            name: "EV3DriverTests",
+            dependencies: [
+                "EV3Driver", "EV3Link", "EV3Protocol", "BridgeCore", "BridgeConfig", "TestSupport",
+            ],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
             name: "EV3ProtocolTests",
             dependencies: ["EV3Protocol", "TestSupport"],
             swiftSettings: strictSettings
@@ -264,7 +286,7 @@ let package = Package(
             name: "IntegrationTests",
             dependencies: [
                 "TestSupport", "Mosquitto", "LIFXSimulator", "BridgeCore", "Bridge", "BridgeConfig", "Things2MQTTApp", "DBus",
-                "BLEDriver", "BLEModels", "BLEFormats",
+                "BLEDriver", "BLEModels", "BLEFormats", "EV3Simulator", "EV3Protocol",
             ],
             swiftSettings: strictSettings
         ),

@@ -58,6 +58,12 @@ LIFX_PORT="${LIFX_PORT:-18080}"
 echo "==> Starting the LIFX cloud simulator on port $LIFX_PORT"
 "$BIN" simulate lifx --port "$LIFX_PORT" --token demo-token &
 PIDS+=($!)
+
+EV3_PORT="${EV3_PORT:-15555}"
+EV3_BEACON_PORT="${EV3_BEACON_PORT:-3015}"
+echo "==> Starting a simulated LEGO EV3 brick \"Robot\" on WiFi (TCP $EV3_PORT, beacon to UDP $EV3_BEACON_PORT)"
+"$BIN" simulate ev3 --wifi-port "$EV3_PORT" --beacon-to "127.0.0.1:$EV3_BEACON_PORT" --name Robot &
+PIDS+=($!)
 sleep 1
 
 cat <<MSG
@@ -72,9 +78,13 @@ cat <<MSG
       mosquitto_pub -p $MQTT_PORT -t things2mqtt/ble_aabbccddee01/set -m '{"state":"ON","color_temp":3000}'
     and let the phone in with
       mosquitto_pub -p $MQTT_PORT -t things2mqtt/bridge/request/ble/permit -m '{"time":60}'
+    EV3: the brick "Robot" is found by its beacon; drive and stop a motor, flash its LED, beep:
+      mosquitto_pub -p $MQTT_PORT -t things2mqtt/robot/set -m '{"motor_a":{"speed":40}}'
+      mosquitto_pub -p $MQTT_PORT -t things2mqtt/robot/set -m '{"stop":true}'
+      mosquitto_pub -p $MQTT_PORT -t things2mqtt/robot/set -m '{"led":"orange_pulse","beep":true}'
 
 MSG
-export MQTT_PORT LIFX_TOKEN=demo-token LIFX_API_URL="http://127.0.0.1:$LIFX_PORT/v1"
+export MQTT_PORT LIFX_TOKEN=demo-token LIFX_API_URL="http://127.0.0.1:$LIFX_PORT/v1" EV3_BEACON_PORT
 # In the background and waited for, so a SIGTERM to this script reaches the trap (and the bridge stops cleanly).
 "$BIN" run --config deploy/demo/config.yaml --alias-file /tmp/things2mqtt-demo-aliases.json &
 PIDS+=($!)

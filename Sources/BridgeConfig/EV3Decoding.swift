@@ -3,7 +3,7 @@ import EV3Protocol
 
 extension EV3Settings: Decodable {
     enum CodingKeys: String, CodingKey, CaseIterable {
-        case enabled, discovery, bricks, pollInterval = "poll_interval"
+        case enabled, discovery, bricks, pollInterval = "poll_interval", replyTimeout = "reply_timeout"
     }
 
     /// Decodes the `ev3` section; every brick entry is checked where it is written.
@@ -13,6 +13,10 @@ extension EV3Settings: Decodable {
         discovery = reader.value(.discovery, default: EV3DiscoverySettings())
         pollInterval = reader.value(.pollInterval, default: pollInterval)
         if pollInterval < ConfigDuration(milliseconds: 100) { reader.problem(.pollInterval, "must be at least 100ms") }
+        replyTimeout = reader.optional(.replyTimeout)
+        if let replyTimeout, !(ConfigDuration(milliseconds: 100)...ConfigDuration(milliseconds: 30_000)).contains(replyTimeout) {
+            reader.problem(.replyTimeout, "must be 100ms to 30s")
+        }
         let entries: [EV3BrickEntry] = reader.value(.bricks, default: [])
         var connections: [EV3Connection: Int] = [:]
         var serials: [String: Int] = [:]

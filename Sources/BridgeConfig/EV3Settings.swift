@@ -9,6 +9,9 @@ public struct EV3Settings: Sendable, Equatable {
     public var bricks: [EV3BrickSettings] = []
     /// How often each brick's ports, battery and buttons are read (one direct command per poll).
     public var pollInterval = ConfigDuration(milliseconds: 500)
+    /// How long a request waits for the brick's reply; nil for the transport's own (1 s WiFi and USB, 2 s
+    /// Bluetooth).
+    public var replyTimeout: ConfigDuration?
     /// Creates the defaults.
     public init() {}
 }

@@ -54,6 +54,7 @@ extension Configuration {
                 ],
                 "bricks": .array(ev3.bricks.map { .string($0.connection.description) }),
                 "poll_interval": .string(ev3.pollInterval.description),
+                "reply_timeout": ev3.replyTimeout.map { .string($0.description) } ?? .null,
             ],
         ]
     }

@@ -32,6 +32,7 @@ public struct Expose: Sendable, Hashable {
     /// The Home Assistant object id; defaults to the property.
     public var objectID: String? = nil
     public var unit: String? = nil
+    /// The range of a numeric value; for text, of its length in characters.
     public var minimum: Double? = nil
     public var maximum: Double? = nil
     public var step: Double? = nil
@@ -84,14 +85,16 @@ public struct Expose: Sendable, Hashable {
         Expose(kind: .enumeration, name: name, property: property, access: access, values: values, category: category)
     }
 
-    /// Free text, read-only unless stated.
-    public static func text(_ property: String, name: String, access: Access = [.state], category: Category? = nil)
-        -> Expose
-    {
-        Expose(kind: .text, name: name, property: property, access: access, category: category)
+    /// Free text, read-only unless stated; `maxLength` bounds what `/set` takes (in characters).
+    public static func text(
+        _ property: String, name: String, access: Access = [.state], category: Category? = nil, maxLength: Int? = nil
+    ) -> Expose {
+        Expose(
+            kind: .text, name: name, property: property, access: access, maximum: maxLength.map(Double.init),
+            category: category)
     }
 
-    /// A fire-and-forget action, sent as `{"<property>": "<payload>"}` to `/set`.
+    /// A fire-and-forget action, sent as `{"<property>": "<payload>"}` (or `{"<property>": true}`) to `/set`.
     public static func action(_ property: String, name: String, payload: String, icon: String? = nil) -> Expose {
         Expose(kind: .action, name: name, property: property, access: [.set], values: [payload], icon: icon)
     }
@@ -115,8 +118,10 @@ public struct Expose: Sendable, Hashable {
 
     /// Values nested under `property`, described by `features` (zigbee2mqtt's `composite`): binary, numeric,
     /// enum, text, action, event and further composite exposes. Each leaf becomes its own Home Assistant entity,
-    /// and `/set` takes the writable ones nested the same way. Access is what the features allow together; a
-    /// `category` or a disabled default applies to every feature that sets none itself.
+    /// and `/set` takes the writable ones nested the same way (or, for one of its actions, that action's payload
+    /// in place of the object). A leaf that is set but never in the state (`access: [.set]`) qualifies a
+    /// command, such as the duration of a motor move, and has no entity. Access is what the features allow
+    /// together; a `category` or a disabled default applies to every feature that sets none itself.
     public static func composite(
         _ property: String, name: String, features: [Expose], category: Category? = nil, enabledByDefault: Bool = true
     ) -> Expose {

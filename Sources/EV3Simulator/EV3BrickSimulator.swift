@@ -31,6 +31,8 @@ public final class EV3BrickSimulator: Sendable {
     struct Control {
         var fault = EV3SimulatorFault.none
         var received: [[UInt8]] = []
+        /// When each of `received` arrived.
+        var arrivals: [ContinuousClock.Instant] = []
         var replies: [[UInt8]] = []
         var printFrames = false
         var poweredOff = false
@@ -66,8 +68,17 @@ public final class EV3BrickSimulator: Sendable {
     public func receivedFrames() -> [[UInt8]] { control.withLock { $0.received } }
     /// Every reply sent, oldest first.
     public func sentReplies() -> [[UInt8]] { control.withLock { $0.replies } }
+    /// Every frame received since `index` (counting from the oldest kept) with the moment it was read, for
+    /// latency figures.
+    public func frameArrivals(from index: Int = 0) -> [(frame: [UInt8], at: ContinuousClock.Instant)] {
+        control.withLock { control in
+            guard index < control.received.count else { return [] }
+            return Array(zip(control.received[index...], control.arrivals[index...]))
+        }
+    }
+
     /// Forgets the recorded frames and replies.
-    public func clearFrames() { control.withLock { $0.received = []; $0.replies = [] } }
+    public func clearFrames() { control.withLock { $0.received = []; $0.arrivals = []; $0.replies = [] } }
     /// LED, sound and name changes, oldest first.
     public func events() -> [EV3SimulatorEvent] { brick.withLock { $0.events } }
     /// How many beacon answers came back.
@@ -149,6 +160,15 @@ public final class EV3BrickSimulator: Sendable {
             guard var sensor = brick.sensors[port - 1], sensor.values.indices.contains(Int(mode)) else { return }
             sensor.values[Int(mode)] = values
             brick.sensors[port - 1] = sensor
+        }
+    }
+
+    /// Makes every read of sensor port 1–4 fail the command that holds it (`04`, nothing done), as a device
+    /// the firmware cannot read does; or read normally again.
+    public func setReadsFail(sensorPort port: Int, _ failing: Bool) {
+        guard (1...4).contains(port) else { return }
+        brick.withLock { brick in
+            if failing { brick.failingPorts.insert(Int32(port - 1)) } else { brick.failingPorts.remove(Int32(port - 1)) }
         }
     }
 

@@ -24,7 +24,7 @@ extension SimBrick {
         case let name where name.hasPrefix("OUTPUT_"):
             return output(name, args, locals: &locals, now: now)
         case let name where name.hasPrefix("INPUT_") || instruction.opcode == 0x99:
-            input(name, args, locals: &locals)
+            return input(name, args, locals: &locals)
         case "GET_VBATT": store(float(batteryVoltage), args[0], locals: &locals)
         case "GET_IBATT": store(float(batteryCurrent), args[0], locals: &locals)
         case "GET_LBATT": store([UInt8(bitPattern: batteryPercent)], args[0], locals: &locals)

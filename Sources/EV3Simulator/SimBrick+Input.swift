@@ -8,9 +8,12 @@ enum SimSentinel {
 }
 
 extension SimBrick {
-    /// The input opcodes (`99 …`, `98`, `9A`, `9D`).
-    mutating func input(_ name: String, _ args: [SimArgument], locals: inout [UInt8]) {
+    /// The input opcodes (`99 …`, `98`, `9A`, `9D`). A read of a port set to fail (`failingPorts`) ends the
+    /// command with an error, as a device that cannot be read does.
+    mutating func input(_ name: String, _ args: [SimArgument], locals: inout [UInt8]) -> SimStep {
         func number(_ index: Int) -> Int32 { read(args[index], width: 1, locals: locals) }
+        let reads = ["READY_PCT", "READY_RAW", "READY_SI", "INPUT_READ", "INPUT_READSI"]
+        if reads.contains(name), number(0) == 0, failingPorts.contains(number(1)) { return .failed }
         switch name {
         case "GET_TYPEMODE":
             let device = device(layer: number(0), port: number(1))
@@ -50,6 +53,7 @@ extension SimBrick {
             for port in 0..<4 { clearBumps(port) }
         default: break  // STOP_ALL: stops what sensors do on their own, which the simulator's do not
         }
+        return .done
     }
 
     /// READY_PCT/RAW/SI: LAYER NO TYPE MODE VALUES, then one output per value.

@@ -57,6 +57,8 @@ struct SimBrick {
     var led: Int8 = 1
     var motors: [SimMotor]
     var sensors: [EV3SimulatedSensor?]
+    /// Input ports (NO 0–3, 16–19) whose reads fail the whole command.
+    var failingPorts: Set<Int32> = []
     /// A device was plugged or unplugged since INPUT_DEVICE_LIST last looked.
     var devicesChanged = false
     /// Until when a tone or sound plays; a repeating sound (`soundRepeats`) plays until BREAK.

@@ -7,7 +7,11 @@ extension EV3BrickSimulator {
     func handle(_ frame: [UInt8], on thread: SimThread) -> [UInt8]? {
         let (fault, print) = control.withLock { control in
             control.received.append(frame)
-            if control.received.count > Self.historyLimit { control.received.removeFirst() }
+            control.arrivals.append(.now)
+            if control.received.count > Self.historyLimit {
+                control.received.removeFirst()
+                control.arrivals.removeFirst()
+            }
             return (control.fault, control.printFrames)
         }
         if print { logger.info("received \(hexString(frame))") }

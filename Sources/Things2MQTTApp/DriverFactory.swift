@@ -1,6 +1,7 @@
 import BridgeConfig
 import BridgeCore
 import BLEDriver
+import EV3Driver
 import LIFXDriver
 import Logging
 
@@ -23,6 +24,9 @@ struct DriverFactory {
                 BLEDriver(
                     settings: config.ble, configured: Set(config.devices.keys.filter { $0.integration == .ble }), sink: sink,
                     logger: Logger(label: "ble")))
+        }
+        if config.ev3.enabled {
+            drivers.append(EV3Driver(settings: config.ev3, sink: sink, logger: Logger(label: "ev3")))
         }
         return drivers
     }

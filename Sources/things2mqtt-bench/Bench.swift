@@ -23,14 +23,19 @@ struct Bench: AsyncParsableCommand {
     @Flag(help: "Only the BLE figures.")
     var bleOnly = false
 
+    @Flag(help: "Only the EV3 figures.")
+    var ev3Only = false
+
     func run() async throws {
         LoggingSystem.bootstrap { _ in SwiftLogNoOpLogHandler() }
         let broker = try await Broker.start()
         print("things2mqtt benchmark (mosquitto on 127.0.0.1:\(broker.port), daemon \(try BridgeProcess.binaryPath()))")
         if bleOnly { return try await ble(broker) }
+        if ev3Only { return try await ev3(broker) }
         try await external(broker)
         if externalOnly { return }
         try await ble(broker)
+        try await ev3(broker)
         let spine = SpineBench(broker: broker)
         let rtt = try await spine.brokerRoundTrip(samples: samples)
         print("broker round trip (publish → receive, QoS 1):   \(rtt.summary)")
@@ -73,6 +78,34 @@ struct Bench: AsyncParsableCommand {
                 + String(
                     format: "adds p50 %+.2f ms, p99 %+.2f ms over the echo",
                     nova.setToFrame.percentile(50) - nova.echo.percentile(50), nova.setToFrame.percentile(99) - nova.echo.percentile(99)))
+    }
+
+    /// EV3: `/set` → frame at the brick next to the broker echo, stop behind a full queue, polls, memory.
+    private func ev3(_ broker: Broker) async throws {
+        let bench = EV3Bench(broker: broker)
+        let figures = try await bench.run(samples: min(samples, 200))
+        print("EV3, external MQTT client → release daemon → 2 simulated bricks over TCP, same client and run:")
+        print("  broker echo, QoS 1:                       \(figures.echo.summary)")
+        print(
+            "  /set → motor frame at the brick, QoS 1    \(figures.setToFrame.summary)  "
+                + String(
+                    format: "adds p50 %+.2f ms, p99 %+.2f ms over the echo",
+                    figures.setToFrame.percentile(50) - figures.echo.percentile(50),
+                    figures.setToFrame.percentile(99) - figures.echo.percentile(99)))
+        let jumped = figures.jumped.isEmpty ? 0 : Double(figures.jumped.reduce(0, +)) / Double(figures.jumped.count)
+        print(
+            "  stop → frame, 31 LED changes queued on a brick taking 10 ms a command: \(figures.stopWhileFull.summary);"
+                + String(format: " %.1f LED changes on average went out after the stop", jumped))
+        let link = try await EV3LinkBench.pollsPerSecond(seconds: 3)
+        print(
+            String(
+                format: "  polls one link sustains over TCP (3 motors, 4 sensors, battery, name, buttons; %d-byte command, %d-byte reply): %.0f/s",
+                link.command, link.reply, link.rate))
+        let rates = try await bench.pollRate(seconds: 5)
+        print(
+            "  daemon at poll_interval 100ms, 2 bricks: "
+                + rates.map { String(format: "%.1f", $0) }.joined(separator: " and ") + " polls/s")
+        print(String(format: "  daemon RSS with 2 bricks connected and polled: %.1f MiB", figures.rss))
     }
 
     /// Passive sensors: decoded adverts next to the bare receiver, CPU, memory, a 10 Hz advertiser's publishes.

@@ -39,6 +39,16 @@ enum Devices {
             .enumeration("display", name: "Display", values: ["C", "F"], access: [.state, .set]),
             .text("note", name: "Note", access: [.state, .set]),
             .action("identify", name: "Identify", payload: "blink"),
+            {
+                var reset = Expose.action("reset", name: "Reset", payload: "reset")
+                reset.objectID = "reset_counters"
+                return reset
+            }(),
+            {
+                var label = Expose.text("label", name: "Label", access: [.state, .set], maxLength: 13)
+                label.minimum = 1
+                return label
+            }(),
         ])
 }
 
@@ -119,6 +129,15 @@ struct CommandParserTests {
         SetCase(payload: #"{"note":"hello"}"#, outcome: .attributes(["note": "hello"])),
         SetCase(payload: #"{"note":5}"#, outcome: .error("note must be a string")),
         SetCase(payload: #"{"identify":"blink"}"#, outcome: .attributes(["identify": "blink"])),
+        SetCase(payload: #"{"identify":true}"#, outcome: .attributes(["identify": "blink"])),
+        SetCase(payload: #"{"reset_counters":true}"#, outcome: .attributes(["reset": "reset"])),
+        SetCase(payload: "reset", attribute: "reset_counters", outcome: .attributes(["reset": "reset"])),
+        SetCase(payload: "true", attribute: "identify", outcome: .attributes(["identify": "blink"])),
+        SetCase(payload: #"{"identify":false}"#, outcome: .error("identify must be one of blink (or true), not false")),
+        SetCase(payload: #"{"label":"twelve chars"}"#, outcome: .attributes(["label": "twelve chars"])),
+        SetCase(payload: #"{"label":"thirteen char"}"#, outcome: .attributes(["label": "thirteen char"])),
+        SetCase(payload: #"{"label":"fourteen chars"}"#, outcome: .error("label is 14 characters long, more than 13")),
+        SetCase(payload: #"{"label":""}"#, outcome: .error("label is 0 characters long, fewer than 1")),
         SetCase(payload: #"{"temperature":20}"#, outcome: .error("unknown or read-only attribute \"temperature\"")),
         SetCase(payload: "ON", outcome: .error("this device cannot be switched ON")),
         SetCase(payload: #"{"brightness":20}"#, outcome: .error("unknown or read-only attribute \"brightness\"")),

@@ -32,8 +32,26 @@ struct CompositeSetTests {
         SetCase(
             payload: #"{"motor_a":{"torque":5}}"#,
             outcome: .error("unknown or read-only attribute \"motor_a.torque\" (\(writableInMotor))")),
-        SetCase(payload: #"{"motor_a":20}"#, outcome: .error("motor_a must be an object such as {\"speed\": …}, not 20")),
-        SetCase(payload: #"{"motor_a":"stop"}"#, outcome: .error("motor_a must be an object")),
+        SetCase(
+            payload: #"{"motor_a":20}"#,
+            outcome: .error("motor_a must be an object such as {\"speed\": …} or one of \"stop\", not 20")),
+        SetCase(payload: #"{"motor_a":"stop"}"#, outcome: .attributes(["motor_a": ["stop": "stop"]])),
+        SetCase(payload: "stop", attribute: "motor_a", outcome: .attributes(["motor_a": ["stop": "stop"]])),
+        SetCase(payload: #"{"motor_a":"go"}"#, outcome: .error("motor_a must be an object such as {\"speed\": …} or one of \"stop\", not \"go\"")),
+        SetCase(payload: #"{"motor_a":{"stop":true}}"#, outcome: .attributes(["motor_a": ["stop": "stop"]])),
+        SetCase(payload: #"{"motor_a":{"stop":false}}"#, outcome: .error("motor_a.stop must be one of stop (or true), not false")),
+        SetCase(payload: #"{"buttons":"up"}"#, outcome: .error("unknown or read-only attribute \"buttons\"")),
+        SetCase(payload: #"{"motor_a_speed":20}"#, outcome: .attributes(["motor_a": ["speed": 20]])),
+        SetCase(payload: "-20", attribute: "motor_a_speed", outcome: .attributes(["motor_a": ["speed": -20]])),
+        SetCase(
+            payload: #"{"motor_a_speed":20,"motor_a":{"brake":"ON"},"sensors_port_1_mode":"color"}"#,
+            outcome: .attributes(["motor_a": ["speed": 20, "brake": "ON"], "sensors": ["port_1": ["mode": "color"]]])),
+        SetCase(payload: #"{"motor_a_speed":300}"#, outcome: .error("motor_a.speed 300 is out of range -100–100")),
+        SetCase(payload: #"{"sensors_port_1_mode":"x"}"#, outcome: .error("sensors.port_1.mode must be one of reflect")),
+        SetCase(
+            payload: #"{"motor_a_position":5}"#,
+            outcome: .error("unknown or read-only attribute \"motor_a_position\" (writable: motor_a, sensors)")),
+        SetCase(payload: #"{"buttons_up":"ON"}"#, outcome: .error("unknown or read-only attribute \"buttons_up\"")),
         SetCase(payload: #"{"motor_a":{}}"#, outcome: .error("nothing to set in motor_a")),
         SetCase(
             payload: #"{"sensors":{"port_1":{"mode":"x"}}}"#,

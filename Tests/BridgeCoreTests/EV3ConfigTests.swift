@@ -44,7 +44,10 @@ struct EV3ConfigTests {
         #expect(ev3.enabled && ev3.bricks.isEmpty)
         #expect(ev3.discovery.wifi && ev3.discovery.usb && ev3.discovery.beaconPort == 3015)
         #expect(ev3.pollInterval == ConfigDuration(milliseconds: 500))
+        #expect(ev3.replyTimeout == nil)
         #expect(!EV3Settings().enabled)
+        let slow = try ConfigLoader.parse(yaml: "ev3:\n  reply_timeout: 3s\n", file: "ev3.yaml").ev3
+        #expect(slow.replyTimeout == .seconds(3))
     }
 
     @Test(
@@ -75,6 +78,9 @@ struct EV3ConfigTests {
         "section-level values are checked where they are written",
         arguments: [
             ("ev3:\n  poll_interval: 20ms\n", "ev3.yaml:2:18: ev3.poll_interval: must be at least 100ms"),
+            ("ev3:\n  reply_timeout: 50ms\n", "ev3.yaml:2:18: ev3.reply_timeout: must be 100ms to 30s"),
+            ("ev3:\n  reply_timeout: 1m\n", "ev3.yaml:2:18: ev3.reply_timeout: must be 100ms to 30s"),
+            ("ev3:\n  reply_timeout: soon\n", "ev3.yaml:2:18: ev3.reply_timeout: "),
             ("ev3:\n  discovery: {beacon_port: 0}\n", "ev3.yaml:2:28: ev3.discovery.beacon_port: must be a UDP port"),
             ("ev3:\n  discovery: {bluetooth: true}\n", "ev3.yaml:2:15: ev3.discovery.bluetooth: unknown key"),
             ("ev3:\n  bricks: {wifi: ev3}\n", "ev3.yaml:2:11: ev3.bricks: "),

@@ -100,6 +100,16 @@ struct CompositeDiscoveryTests {
         }
     }
 
+    @Test("a writable text's length bounds become the text entity's min and max")
+    func textLength() throws {
+        var name = Expose.text("name", name: "Name", access: [.state, .set], maxLength: 12)
+        name.minimum = 1
+        let leaf = try #require(name.leaves.first)
+        let keys = try #require(EntityShapes(topics: Topics(base: "t2m"), legacy: false).entity(for: leaf, alias: "brick")).1
+        #expect(keys["max"] == 12 && keys["min"] == 1)
+        #expect(keys["command_topic"] == "t2m/brick/set/name")
+    }
+
     @Test("top-level exposes keep /set/<attribute> and plain payloads")
     func flat() throws {
         let shapes = EntityShapes(topics: Topics(base: "t2m"), legacy: false)
@@ -124,6 +134,9 @@ struct CompositeDiscoveryTests {
             Expose.composite("odd", name: "Odd", features: [.numeric("a b", name: "Spaced")]),
             Expose.composite("o'k", name: "Quoted", features: [.numeric("x", name: "X")]),
             Expose.composite("braces", name: "Braces", features: [.text("{{x}}", name: "Jinja")]),
+            Expose.composite("move", name: "Move", features: [.numeric("time_ms", name: "Time", access: [.set], range: 1...9)]),
+            Expose.composite("tone", name: "Tone", features: [.binary("loud", name: "Loud", access: [.set])]),
+            Expose.text("sound", name: "Sound", access: [.set]),
         ])
     func skipped(_ expose: Expose) throws {
         let leaf = try #require(expose.leaves.first)
@@ -133,6 +146,28 @@ struct CompositeDiscoveryTests {
 
 @Suite("Nested driver state through the inbox", .timeLimit(.minutes(1)))
 struct CompositeStateTests {
+    @Test("a description that loses exposes (a motor unplugged) clears their entities and keeps the others")
+    func lostExposes() async throws {
+        let bridge = try MemoryBridge(yaml: TestConfig.yaml(port: 1883))
+        let driver = bridge.driver()
+        var brick = Fixtures.brick()
+        driver.emit(.discovered(brick))
+        brick.exposes.removeFirst()
+        driver.emit(.discovered(brick))
+        try await bridge.run()
+        _ = try await bridge.request("health_check")
+        let node = "homeassistant/+/t2m_ev3_0016535d7e2d/+/config"
+        let configs = bridge.transport.published.filter { TopicFilter.matches(node, $0.topic) }
+        let motorTopics = Set(configs.filter { $0.topic.contains("/motor_a_") }.map(\.topic))
+        #expect(motorTopics.count == Fixtures.motor.leaves.count)
+        for topic in motorTopics {
+            #expect(configs.last { $0.topic == topic }?.payload == [], "\(topic) not cleared")
+        }
+        let battery = configs.filter { $0.topic.hasSuffix("/battery/config") }
+        #expect(battery.count == 1 && battery.first?.payload.isEmpty == false)
+        await bridge.stop()
+    }
+
     @Test("nested changes queued while the bridge is busy reach MQTT merged level by level, nulls included")
     func queuedNestedChanges() async throws {
         let bridge = try MemoryBridge(yaml: TestConfig.yaml(port: 1883))

@@ -88,7 +88,10 @@ struct CheckConfigCommandTests {
         for path in paths {
             let result = try await BridgeProcess.runCommand(
                 ["check-config", "--config", path],
-                environment: ["LIFX_TOKEN": "example-token", "MQTT_PORT": "1883", "LIFX_API_URL": "http://127.0.0.1:18080/v1"])
+                environment: [
+                    "LIFX_TOKEN": "example-token", "MQTT_PORT": "1883", "LIFX_API_URL": "http://127.0.0.1:18080/v1",
+                    "EV3_BEACON_PORT": "3015",
+                ])
             #expect(result.status == 0, "\(path): \(result.stdout)\(result.stderr)")
             #expect(result.stdout.hasPrefix("OK"), "\(path)")
         }

@@ -4,13 +4,28 @@ import Glibc
 import Darwin
 #endif
 
-/// Small TCP helpers for finding a free port and checking that a listener is up.
+/// Small socket helpers for finding a free TCP or UDP port and checking that a listener is up.
 public enum LocalPorts {
     /// Asks the kernel for a free TCP port on 127.0.0.1 (bind to port 0, read it back, close).
     public static func free() throws -> Int {
-        let fd = try makeSocket()
+        try freePort(try makeSocket())
+    }
+
+    /// Asks the kernel for a free UDP port (bind to port 0 on every interface, read it back, close).
+    public static func freeUDP() throws -> Int {
+        #if os(Linux)
+        let fd = socket(AF_INET, Int32(SOCK_DGRAM.rawValue), 0)
+        #else
+        let fd = socket(AF_INET, SOCK_DGRAM, 0)
+        #endif
+        guard fd >= 0 else { throw TestFailure("socket() failed (errno \(errno))") }
+        return try freePort(fd, any: true)
+    }
+
+    private static func freePort(_ fd: Int32, any: Bool = false) throws -> Int {
         defer { close(fd) }
         var address = loopback(port: 0)
+        if any { address.sin_addr.s_addr = 0 }
         let bound = withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
         }

@@ -6,10 +6,12 @@ struct EntityShapes {
     let legacy: Bool
 
     /// The component and its keys for one leaf; nil when the leaf has no entity (a light or scene inside a
-    /// composite, or a key that cannot stand in a template or topic).
+    /// composite, a key that cannot stand in a template or topic, or a value that is only set and never in the
+    /// state: such a leaf qualifies a command, like a motor move's `time_ms`, and has nothing to show).
     func entity(for leaf: ExposeLeaf, alias: String) -> (String, [String: JSONValue])? {
         let expose = leaf.expose
         guard leaf.path.allSatisfy(StateTemplates.isPlain), StateTemplates.isPlain(leaf.objectID) else { return nil }
+        guard expose.access.contains(.state) || [.action, .scene, .light, .event].contains(expose.kind) else { return nil }
         let state = JSONValue.string(topics.state(alias))
         let valueTemplate = JSONValue.string(
             StateTemplates.value(leaf.path, missing: expose.kind == .text && expose.isWritable ? "" : "None"))
@@ -57,7 +59,11 @@ struct EntityShapes {
             let options: [String: JSONValue] = ["device_class": "enum", "options": .array(expose.values.map(JSONValue.string))]
             return ("sensor", reading.merging(overlay: options))
         case .text where expose.isWritable:
-            return ("text", reading.merging(overlay: command(leaf, alias: alias)))
+            // A text expose's bounds are its length, as a text entity's `min` and `max` are.
+            var keys = reading.merging(overlay: command(leaf, alias: alias))
+            keys["min"] = expose.minimum.map(JSONValue.number)
+            keys["max"] = expose.maximum.map(JSONValue.number)
+            return ("text", keys)
         case .text:
             return ("sensor", reading)
         case .action:
