@@ -21,7 +21,7 @@ extension BLEDriver {
             for change in changes {
                 switch change {
                 case .adapter, .adapterRemoved: await adapterChanged(client)
-                case .device(let path, let properties): await deviceChanged(path, properties: properties, client)
+                case .device(let device, let properties): await deviceChanged(device, properties: properties, client)
                 case .deviceRemoved(let path): setDeviceStatus(path, .unavailable)
                 case .gatt(let path):
                     guard let characteristic = await client.objects.characteristics[path],

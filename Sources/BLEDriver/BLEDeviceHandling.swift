@@ -7,8 +7,9 @@ import Foundation
 
 /// Devices: which appear, their signal, data, last-seen time and status.
 extension BLEDriver {
-    func deviceChanged(_ path: String, properties: Set<String>, _ client: BlueZClient) async {
-        guard let device = await client.objects.devices[path], let address = device.address else { return }
+    func deviceChanged(_ device: BlueZDevice, properties: Set<String>, _ client: BlueZClient) async {
+        guard let address = device.address else { return }
+        let path = device.path
         let hasData = !properties.isDisjoint(with: ["ServiceData", "ManufacturerData"])
         let results = hasData ? PassiveDecoder.decode(advert(of: device), formats: passiveFormats) : []
         if tracked[path] == nil, !admit(device, address, passive: results.first(where: \.isRecognised)?.format) { return }

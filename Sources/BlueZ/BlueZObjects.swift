@@ -4,8 +4,10 @@ public import DBus
 public enum BlueZChange: Sendable, Hashable {
     case adapter(String)
     case adapterRemoved(String)
-    /// A device appeared or changed; `properties` names what the message carried.
-    case device(String, properties: Set<String>)
+    /// A device appeared or changed: the device as this message left it (a later message may already have
+    /// changed the cache by the time the change is handled, and an advert must be read as it came), and the
+    /// properties the message carried.
+    case device(BlueZDevice, properties: Set<String>)
     case deviceRemoved(String)
     case gatt(String)
     case gattRemoved(String)
@@ -80,7 +82,7 @@ public struct BlueZObjects: Sendable, Equatable {
             Self.update(&devices, path, create, { BlueZDevice(path: $0) }) { device in
                 device.update(properties)
                 for name in invalidated { device.invalidate(name) }
-            } ? .device(path, properties: Set(properties.keys).union(invalidated)) : nil
+            } ? devices[path].map { .device($0, properties: Set(properties.keys).union(invalidated)) } : nil
         case BlueZInterface.service:
             Self.update(&services, path, create, { BlueZService(path: $0) }) { $0.update(properties) } ? .gatt(path) : nil
         case BlueZInterface.characteristic:

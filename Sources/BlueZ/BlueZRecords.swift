@@ -30,7 +30,7 @@ public struct BlueZAdapter: Sendable, Equatable {
 }
 
 /// An `org.bluez.Device1` as last reported.
-public struct BlueZDevice: Sendable, Equatable {
+public struct BlueZDevice: Sendable, Hashable {
     public let path: String
     public var address: BLEAddress?
     public var adapter: String?

@@ -42,13 +42,15 @@ struct BlueZObjectsTests {
     }
 
     @Test("changes, invalidations and removals keep the cache current; removing a device takes its GATT objects")
-    func updates() {
+    func updates() throws {
         var objects = BlueZObjects()
         _ = objects.interfacesAdded(Self.nova, Self.interfaces(BlueZInterface.device, Self.novaProperties))
         let changed = objects.propertiesChanged(
             Self.nova, interface: BlueZInterface.device, changed: .vardict(["RSSI": .int16(-40), "Connected": .bool(true)]),
             invalidated: [])
-        #expect(changed == [.device(Self.nova, properties: ["RSSI", "Connected"])])
+        let snapshot = try #require(objects.devices[Self.nova])
+        #expect(changed == [.device(snapshot, properties: ["RSSI", "Connected"])])
+        #expect(snapshot.rssi == -40 && snapshot.connected)
         #expect(objects.devices[Self.nova]?.rssi == -40 && objects.devices[Self.nova]?.connected == true)
         let service = Self.nova + "/service0010"
         let characteristic = service + "/char0011"

@@ -283,6 +283,7 @@ def WriteValue(characteristic, value, options):
 
 @dbus.service.method(GATT_CHARACTERISTIC_IFACE, in_signature='', out_signature='')
 def StartNotify(characteristic):
+    characteristic.notify_starts = getattr(characteristic, 'notify_starts', 0) + 1
     _changed(characteristic, GATT_CHARACTERISTIC_IFACE, {'Notifying': dbus.Boolean(True, variant_level=1)})
 
 
@@ -438,3 +439,20 @@ def ExpireDevices(self, device_paths):
         interfaces = list(_object(path).props.keys())
         self.RemoveObject(path)
         manager.EmitSignal(OBJECT_MANAGER_IFACE, 'InterfacesRemoved', 'oas', [dbus.ObjectPath(path), interfaces])
+
+
+@dbus.service.method(BLUEZ_MOCK_IFACE, in_signature='s', out_signature='u')
+def GetNotifyStarts(self, characteristic_path):
+    '''How many times StartNotify was called on the characteristic.'''
+    return dbus.UInt32(getattr(_object(characteristic_path), 'notify_starts', 0))
+
+
+@dbus.service.method(BLUEZ_MOCK_IFACE, in_signature='snsaay', out_signature='')
+def AdvertiseServiceDataSeries(self, device_path, rssi, uuid, payloads):
+    '''Adverts in a row from one device, one per payload under the service data UUID (16-bit like `fcd2`, or
+    128-bit), as a sender repeating itself within milliseconds.'''
+    device = _object(device_path)
+    key = _uuid16(int(uuid, 16)) if len(uuid) <= 4 else uuid.lower()
+    for payload in payloads:
+        data = dbus.Dictionary({key: dbus.ByteArray(bytes(payload), variant_level=1)}, signature='sv', variant_level=1)
+        _changed(device, DEVICE_IFACE, {'RSSI': dbus.Int16(rssi, variant_level=1), 'ServiceData': data})
