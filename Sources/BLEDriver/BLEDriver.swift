@@ -33,6 +33,9 @@ public actor BLEDriver: DeviceDriver, ConnectionControl {
     var disconnecting: Set<DeviceID> = []
     /// Nova flashes, by device.
     var novas: [DeviceID: NovaSession] = [:]
+    /// Nova writers waiting for an ack, each with the token its deadline checks.
+    var ackWaiters: [DeviceID: (token: UInt64, continuation: CheckedContinuation<Bool, Never>)] = [:]
+    var nextAckToken: UInt64 = 0
     /// Automatic connects that failed wait for their back-off before the policy may try again.
     var retry: [DeviceID: (at: Double, backoff: Backoff)] = [:]
     /// Characteristics with a GATT operation under way, by object path.

@@ -80,11 +80,32 @@ extension BLEDriver {
             if tracked[path]?.status == .busy { setDeviceStatus(path, .ready) }
         }
         // The protocol allows one request in flight; its ack must come within 2 s.
-        for _ in 0..<200 {
-            if novas[device]?.lastAck == id { return }
-            try? await Task.sleep(for: .milliseconds(10))
+        guard await ack(id, from: device, within: .seconds(2)) else {
+            throw CommandError("the Nova did not acknowledge \(frame) within 2 s")
         }
-        throw CommandError("the Nova did not acknowledge \(frame) within 2 s")
+    }
+
+    /// Waits for the flash's ack of `id`: woken by the ack itself, so the next frame can follow at once.
+    private func ack(_ id: UInt8, from device: DeviceID, within limit: Duration) async -> Bool {
+        if novas[device]?.lastAck == id { return true }
+        guard novas[device] != nil else { return false }
+        nextAckToken &+= 1
+        let token = nextAckToken
+        return await withCheckedContinuation { continuation in
+            ackWaiters[device] = (token, continuation)
+            Task {
+                try? await Task.sleep(for: limit)
+                self.ackDeadline(device, token: token)
+            }
+        }
+    }
+
+    /// The deadline of an ack wait: the waiter with this token, if still waiting, learns that none came. Kept
+    /// apart from the session, so a flash forgotten meanwhile still releases its writer.
+    private func ackDeadline(_ device: DeviceID, token: UInt64) {
+        guard let waiter = ackWaiters[device], waiter.token == token else { return }
+        ackWaiters[device] = nil
+        waiter.continuation.resume(returning: false)
     }
 
     /// A notification on a Nova's FFF4: the pending request's ack is noted; any other ack, or anything
@@ -92,7 +113,9 @@ extension BLEDriver {
     func novaNotified(_ characteristic: BlueZCharacteristic, device: DeviceID) {
         guard characteristic.uuid?.description == Self.responseCharacteristic else { return }
         switch NovaReply(characteristic.value) {
-        case .ack(let id) where id == novas[device]?.pending: novas[device]?.lastAck = id
+        case .ack(let id) where id == novas[device]?.pending:
+            novas[device]?.lastAck = id
+            if let waiter = ackWaiters.removeValue(forKey: device) { waiter.continuation.resume(returning: true) }
         case .ack(let id):
             let pending = novas[device]?.pending.map { String($0) } ?? "none"
             logger.warning(

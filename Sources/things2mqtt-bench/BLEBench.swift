@@ -79,7 +79,7 @@ struct BLEBench {
             guard case .array(let list)? = try await broker.retainedJSON("bench_ble_rss/bridge/devices") else { return false }
             return list.count >= count
         }
-        try await Task.sleep(for: .seconds(3))
+        try await Task.sleep(for: settleBeforeRSS)
         let rss = residentMiB(pid: process.child.pid) ?? .nan
         await client.close()
         _ = try await process.terminate()

@@ -76,7 +76,7 @@ struct EV3Bench {
             }
         }
         bricks[0].setFault(.none)
-        try await Task.sleep(for: .seconds(2))
+        try await Task.sleep(for: settleBeforeRSS)
         figures.rss = residentMiB(pid: process.child.pid) ?? .nan
         await client.close()
         _ = try await process.terminate()

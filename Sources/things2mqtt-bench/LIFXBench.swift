@@ -85,7 +85,7 @@ struct LIFXBench {
         let simulator = LIFXCloudSimulator.generated(count: count, groups: 10, token: "bench-token")
         let base = "bench_rss"
         let (client, process) = try await start(simulator, base: base, count: count)
-        try await Task.sleep(for: .seconds(5))
+        try await Task.sleep(for: settleBeforeRSS)
         let rss = residentMiB(pid: process.child.pid) ?? .nan
         try await finish(simulator, client, process)
         return rss

@@ -79,7 +79,7 @@ struct PassiveBench {
             guard case .array(let list)? = try await broker.retainedJSON("\(base)/bridge/devices") else { return false }
             return list.count >= count
         }
-        try await Task.sleep(for: .seconds(3))
+        try await Task.sleep(for: settleBeforeRSS)
         result.sensors = residentMiB(pid: process.child.pid) ?? .nan
         result.topicsBefore = try await broker.retainedMessages(under: "\(base)/#").count
         let phones = try await standIn.mock(
@@ -88,13 +88,13 @@ struct PassiveBench {
         try await waitUntil("\(count) random addresses counted", timeout: .seconds(120), every: .milliseconds(200)) {
             try await broker.retainedJSON("\(base)/bridge/info")?["integrations"]?["ble"]?["ignored_devices"] == .number(Double(count))
         }
-        try await Task.sleep(for: .seconds(3))
+        try await Task.sleep(for: settleBeforeRSS)
         result.random = residentMiB(pid: process.child.pid) ?? .nan
         result.topicsAfter = try await broker.retainedMessages(under: "\(base)/#").count
         // BlueZ forgets addresses it has not heard for its temporary-device timeout; what the bridge kept for
         // them must go with them.
         try await standIn.mock("ExpireDevices", [.strings(phones)])
-        try await Task.sleep(for: .seconds(8))
+        try await Task.sleep(for: settleBeforeRSS)
         result.expired = residentMiB(pid: process.child.pid) ?? .nan
         _ = try await process.terminate()
         return result

@@ -22,6 +22,10 @@ struct LatencySample {
     }
 }
 
+/// How long a daemon is left alone before its resident memory is read: longer than its heap trim interval
+/// (10 s), so the figure is the steady state and not wherever the last burst left glibc's arenas.
+let settleBeforeRSS: Duration = .seconds(11)
+
 /// Resident memory of a process in MiB, from /proc.
 func residentMiB(pid: Int32) -> Double? {
     guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
