@@ -21,8 +21,10 @@ extension BLEDriver {
             entry.services = Set(device.services)
             entry.adapter = device.adapter
         }
+        let known = entry.quantities.count
         let measurements = ingest(results, into: &entry)
-        if entry.learn(measurements) { describe = true }
+        // Quiet buttons are learnt while ingesting, so their entities exist before the first press.
+        if entry.learn(measurements) || entry.quantities.count != known { describe = true }
         // Button presses and dimmer turns are occurrences: published once each, never state or throttled.
         let split = SplitMeasurements(measurements)
 

@@ -23,7 +23,8 @@ extension BLEDriver {
     }
 
     /// The new values of an advert: repeats (by packet id) dropped, encrypted payloads only noted, undecodable
-    /// ones logged at debug level. An encrypted advert never changes values already known.
+    /// ones logged at debug level. An encrypted advert never changes values already known. Buttons and dimmers
+    /// that carried no event are learnt into the entry, so their entities exist before the first press.
     func ingest(_ results: [PassiveResult], into entry: inout TrackedDevice) -> [Measurement] {
         var measurements: [Measurement] = []
         for result in results {
@@ -43,6 +44,7 @@ extension BLEDriver {
                     guard fresh else { continue }
                 }
                 measurements += reading.measurements
+                _ = entry.learn(quantities: reading.quiet)
             }
         }
         return measurements

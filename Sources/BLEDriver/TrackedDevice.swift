@@ -39,11 +39,14 @@ struct TrackedDevice {
         throttle = StateThrottle(stateInterval: settings.stateInterval, signalInterval: settings.rssiInterval)
     }
 
-    /// Adds quantities not seen before; true when there were any (the descriptor then changes).
-    mutating func learn(_ measurements: [Measurement]) -> Bool {
+    /// Adds the quantities of values not seen before; true when there were any (the descriptor then changes).
+    mutating func learn(_ measurements: [Measurement]) -> Bool { learn(quantities: measurements.map(\.quantity)) }
+
+    /// Adds quantities not seen before; true when there were any.
+    mutating func learn(quantities new: [Quantity]) -> Bool {
         var added = false
-        for measurement in measurements where !quantities.contains(where: { $0.key == measurement.key }) {
-            quantities.append(measurement.quantity)
+        for quantity in new where !quantities.contains(where: { $0.key == quantity.key }) {
+            quantities.append(quantity)
             added = true
         }
         return added

@@ -36,7 +36,7 @@ public enum BTHome {
         guard info.version == 2 else { return .undecodable(.unsupportedVersion(info.version)) }
         if info.isEncrypted { return .encrypted }
         var reader = ByteReader(payload, offset: 1)
-        var objects: [(group: String, values: [Measurement?])] = []
+        var objects: [(quantity: Quantity, values: [Measurement?])] = []
         var packetID: UInt8?
         var stoppedEarly: DecodeFailure?
         do throws(DecodeFailure) {
@@ -52,7 +52,7 @@ public enum BTHome {
                     if id == 0x00 {
                         packetID = try reader.uint8()
                     } else {
-                        objects.append((object.quantity.key, try object.read(&reader)))
+                        objects.append((object.quantity, try object.read(&reader)))
                     }
                 } catch {
                     throw .truncated(at: start)
@@ -61,31 +61,33 @@ public enum BTHome {
         } catch {
             return .undecodable(error)
         }
-        return .reading(Reading(numbered(objects), packetID: packetID, stoppedEarly: stoppedEarly))
+        let (measurements, quiet) = numbered(objects)
+        return .reading(Reading(measurements, packetID: packetID, stoppedEarly: stoppedEarly, quiet: quiet))
     }
 
     /// Keys of quantities that occur more than once in one advert get `_1`, `_2`, … in order (as bthome-ble
     /// does), counting objects that carried no event, so a four-button remote's third button is always
-    /// `button_3`. Then the empty places are dropped.
-    static func numbered(_ objects: [(group: String, values: [Measurement?])]) -> [Measurement] {
+    /// `button_3`. Then the empty places are dropped; a button or dimmer that carried no event is `quiet`.
+    static func numbered(_ objects: [(quantity: Quantity, values: [Measurement?])]) -> ([Measurement], [Quantity]) {
         var totals: [String: Int] = [:]
-        for object in objects { totals[object.group, default: 0] += 1 }
+        for object in objects { totals[object.quantity.key, default: 0] += 1 }
         var seen: [String: Int] = [:]
         var result: [Measurement] = []
-        for (key, values) in objects {
+        var quiet: [Quantity] = []
+        for (group, values) in objects {
+            let key = group.key
             seen[key, default: 0] += 1
             let index = seen[key] ?? 1
+            let many = (totals[key] ?? 0) > 1
+            func numbered(_ quantity: Quantity) -> Quantity {
+                many ? quantity.keyed("\(quantity.key)_\(index)", name: "\(quantity.name) \(index)") : quantity
+            }
+            if case .event = group.kind, values.first.map({ $0 == nil }) == true { quiet.append(numbered(group)) }
             for case let measurement? in values {
-                guard (totals[key] ?? 0) > 1 else {
-                    result.append(measurement)
-                    continue
-                }
-                let quantity = measurement.quantity
-                result.append(
-                    Measurement(quantity.keyed("\(quantity.key)_\(index)", name: "\(quantity.name) \(index)"), measurement.value))
+                result.append(Measurement(numbered(measurement.quantity), measurement.value))
             }
         }
-        return result
+        return (result, quiet)
     }
 }
 

@@ -60,12 +60,18 @@ public struct Reading: Sendable, Hashable {
     /// Why decoding stopped before the end of the payload, when it did (a BTHome object id newer than this
     /// decoder); everything before it is decoded.
     public var stoppedEarly: DecodeFailure?
+    /// Buttons and dimmers the payload carries with no event (BTHome's code 0): the device has them, so their
+    /// entities can exist before the first press.
+    public var quiet: [Quantity]
 
     /// Creates a reading.
-    public init(_ measurements: [Measurement], packetID: UInt8? = nil, stoppedEarly: DecodeFailure? = nil) {
+    public init(
+        _ measurements: [Measurement], packetID: UInt8? = nil, stoppedEarly: DecodeFailure? = nil, quiet: [Quantity] = []
+    ) {
         self.measurements = measurements
         self.packetID = packetID
         self.stoppedEarly = stoppedEarly
+        self.quiet = quiet
     }
 
     /// The value under a state key.

@@ -94,6 +94,9 @@ struct BTHomeTests {
         #expect(reading.measurements.map(\.key) == ["battery", "button_3"])
         #expect(reading["button_3"] == .event("double_press"))
         #expect(reading.measurements.last?.quantity.name == "Button 3")
+        // The buttons without an event are there all the same: quiet, so their entities exist before a press.
+        #expect(reading.quiet.map(\.key) == ["button_1", "button_2", "button_4"])
+        #expect(reading.quiet.map(\.name) == ["Button 1", "Button 2", "Button 4"])
     }
 
     @Test("dimmer events carry their steps; two temperatures of different ids are numbered")
@@ -102,7 +105,8 @@ struct BTHomeTests {
         #expect(reading["dimmer"] == .event("rotate_left"))
         #expect(reading.number("dimmer_steps") == 3)
         #expect(reading.number("temperature_1") == 25 && reading.number("temperature_2") == 27.3)
-        #expect(try #require(BTHome.decode(hex("40 3C 00 05")).reading).measurements.isEmpty)
+        let still = try #require(BTHome.decode(hex("40 3C 00 05")).reading)
+        #expect(still.measurements.isEmpty && still.quiet.map(\.key) == ["dimmer"])
         #expect(BTHome.decode(hex("40 3C 02 FF")).reading?["dimmer"] == .event("rotate_right"))
     }
 

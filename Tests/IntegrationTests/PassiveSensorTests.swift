@@ -122,4 +122,27 @@ struct PassiveSensorTests {
         #expect(try await rig.bridge.terminate() == 0)
         await client.close()
     }
+
+    @Test("a remote's buttons have their entities from an advert without a press, so Home Assistant hears the first one")
+    func quietButtons() async throws {
+        let rig = try await BLERig.start(liveSignal: false)
+        let broker = rig.broker
+        let remote = try await add(rig, "B0:00:00:00:00:05", "SBBT-004")
+        let client = try await TestClient.connect(to: broker)
+        try await client.subscribe("t2m/ble_b00000000005/event")
+        // Packet 1: battery and two buttons, neither pressed.
+        try await rig.standIn.advertise(remote, rssi: -60, serviceData: ["fcd2": [0x44, 0x00, 0x01, 0x01, 0x5A, 0x3A, 0x00, 0x3A, 0x00]])
+        for key in ["button_1", "button_2"] {
+            let entity = try await broker.waitForRetained("homeassistant/event/t2m_ble_b00000000005/\(key)/config")
+            #expect(entity.json?["device_class"] == "button", "\(key)")
+        }
+        // Packet 2: the second button pressed; the entities stay as they were.
+        try await rig.standIn.advertise(remote, rssi: -60, serviceData: ["fcd2": [0x44, 0x00, 0x02, 0x01, 0x5A, 0x3A, 0x00, 0x3A, 0x01]])
+        let press = try await client.waitForMessage(topic: "t2m/ble_b00000000005/event")
+        #expect(press.json == ["event_type": "press", "property": "button_2", "action": "button_2_press"])
+        #expect(client.messages(on: "t2m/ble_b00000000005/event").count == 1)
+        #expect(try await broker.retainedMessages(under: "homeassistant/event/t2m_ble_b00000000005/#").count == 2)
+        #expect(try await rig.bridge.terminate() == 0)
+        await client.close()
+    }
 }
