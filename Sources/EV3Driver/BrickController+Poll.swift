@@ -11,35 +11,12 @@ extension BrickController {
             let started = ContinuousClock.now
             if connected { await pollOnce() }
             let left = pollInterval - (ContinuousClock.now - started)
-            guard await pauseUntilWoken(max(left, .zero)) else { return }
+            guard await pollPause.wait(max(left, .zero)) else { return }
         }
     }
 
     /// Polls now: after a connection, or for a `/get`.
-    func wakePoll() {
-        if let pollWaker { pollWaker.yield() } else { pollPending = true }
-    }
-
-    /// Waits the interval or until woken; false when cancelled.
-    private func pauseUntilWoken(_ interval: Duration) async -> Bool {
-        if pollPending {
-            pollPending = false
-            return !Task.isCancelled
-        }
-        let (wakeups, waker) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
-        pollWaker = waker
-        defer { pollWaker = nil }
-        return await withTaskGroup(of: Bool.self) { group in
-            group.addTask { (try? await Task.sleep(for: interval)) != nil }
-            group.addTask {
-                for await _ in wakeups { return true }
-                return false
-            }
-            let woken = await group.next() ?? false
-            group.cancelAll()
-            return woken && !Task.isCancelled
-        }
-    }
+    func wakePoll() { pollPause.wake() }
 
     /// One poll cycle: each request of the plan, the results applied, groups that failed recorded.
     func pollOnce() async {

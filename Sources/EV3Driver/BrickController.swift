@@ -36,8 +36,8 @@ actor BrickController {
     var linkTask: Task<Void, Never>?
     let releases: AsyncStream<Void>
     let release: AsyncStream<Void>.Continuation
-    var pollWaker: AsyncStream<Void>.Continuation?
-    var pollPending = false
+    /// The pause between polls, cut short after a connection and by `/get`.
+    let pollPause = PollPause()
     /// User requests waiting for the brick; the device is `busy` while there are any.
     var outstanding = 0
     /// Callers of `connect()` waiting for the outcome of the next attempt.

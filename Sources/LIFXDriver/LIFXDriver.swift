@@ -34,10 +34,8 @@ public actor LIFXDriver: DeviceDriver {
     var status = IntegrationStatus(.starting)
     let writerWake: AsyncStream<Void>.Continuation
     let writerWakeups: AsyncStream<Void>
-    /// Wakes the poller early (a `/get`, a refresh request, or after a direct write).
-    var pollWaker: AsyncStream<Void>.Continuation?
-    /// A refresh asked for while a poll was running; the next wait is skipped.
-    var refreshPending = false
+    /// The pause between polls, cut short by a `/get`, a refresh request, or after a direct write.
+    let pollPause = PollPause()
 
     /// Creates the driver; nothing is requested until `run()`.
     public init(client: LIFXClient, sink: DeviceEventSink, options: LIFXDriverOptions, logger: Logger) {

@@ -24,7 +24,7 @@ extension LIFXDriver {
                 polls += 1
                 backoff.reset()
                 setStatus(.running)
-                guard await pauseUntilWoken(options.pollInterval) else { return }
+                guard await pollPause.wait(options.pollInterval) else { return }
             } catch {
                 guard await pollFailed(error, backoff: &backoff) else { return }
             }
@@ -39,7 +39,7 @@ extension LIFXDriver {
                 logger.error("LIFX cloud refused the token (401); check lifx.token. Retrying in \(options.unauthorizedRetry).")
             }
             setStatus(.unauthorized, "the LIFX cloud refused the token (401)")
-            return await pauseUntilWoken(options.unauthorizedRetry)
+            return await pollPause.wait(options.unauthorizedRetry)
         case .rateLimited(let reset):
             budget.rateLimited(reset: reset, now: Date().timeIntervalSince1970)
             return true
@@ -128,37 +128,6 @@ extension LIFXDriver {
         }
     }
 
-    /// Sleeps until the interval passes or a refresh is requested; false if cancelled.
-    func pauseUntilWoken(_ interval: Duration) async -> Bool {
-        if refreshPending {
-            refreshPending = false
-            return !Task.isCancelled
-        }
-        // A fresh stream per wait: the loser of the race below is cancelled, which ends its stream.
-        let (wakeups, waker) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
-        pollWaker = waker
-        defer { pollWaker = nil }
-        return await withTaskGroup(of: Bool.self) { group in
-            group.addTask {
-                do {
-                    try await Task.sleep(for: interval)
-                    return true
-                } catch {
-                    return false
-                }
-            }
-            group.addTask {
-                for await _ in wakeups { return true }
-                return false
-            }
-            let woken = await group.next() ?? false
-            group.cancelAll()
-            return woken && !Task.isCancelled
-        }
-    }
-
     /// Polls now instead of at the end of the interval.
-    func requestRefresh() {
-        if let pollWaker { pollWaker.yield() } else { refreshPending = true }
-    }
+    func requestRefresh() { pollPause.wake() }
 }
