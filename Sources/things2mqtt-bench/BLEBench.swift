@@ -11,9 +11,7 @@ struct BLEBench {
 
     struct Ingest {
         var count = 0
-        var bareSeconds = 0.0
-        var bridgeSeconds = 0.0
-        var cpuPerThousand = 0.0
+        var timing = BurstTiming()
         var rssBefore = 0.0
         var rssAfter = 0.0
         var finalRSSI: JSONValue?
@@ -31,34 +29,15 @@ struct BLEBench {
         try await process.waitUntilReady(on: broker, base: "bench_ble")
         try await waitUntil("the Nova published", timeout: .seconds(20)) { try await broker.retained("bench_ble/ble_aabbccddee01") != nil }
 
-        let receiver = try await DBusConnection.connect(to: DBusAddress(standIn.daemon.address))
-        let signals = try await receiver.subscribe(DBusMatchRule(sender: "org.bluez", interface: "org.freedesktop.DBus.Properties", member: "PropertiesChanged", path: Self.nova))
-        let counted = Task {
-            var seen = 0
-            for await _ in signals {
-                seen += 1
-                if seen == count { return ContinuousClock.now }
-            }
-            return ContinuousClock.now
-        }
         var result = Ingest(count: count)
         result.rssBefore = residentMiB(pid: process.child.pid) ?? .nan
-        let ticks = CPUTime.ticks(pid: process.child.pid)
-        let start = ContinuousClock.now
-        try await standIn.mock("AdvertiseBurst", [.string(Self.nova), .uint32(UInt32(count)), .int32(-50)])
-        let bareDone = await counted.value
-        try await waitUntil("the burst's last RSSI published", timeout: .seconds(120), every: .milliseconds(5)) {
-            try await broker.retainedJSON("bench_ble/ble_aabbccddee01")?["rssi"] == -50
-        }
-        let bridgeDone = ContinuousClock.now
-        if let before = ticks, let after = CPUTime.ticks(pid: process.child.pid) {
-            result.cpuPerThousand = Double(after - before) / CPUTime.ticksPerSecond / Double(count) * 1000
-        }
-        result.bareSeconds = (bareDone - start).inSeconds
-        result.bridgeSeconds = (bridgeDone - start).inSeconds
+        result.timing = try await BurstTiming.measure(
+            bus: standIn.daemon.address, device: Self.nova, count: count, daemon: process.child.pid,
+            what: "the burst's last RSSI published",
+            send: { try await standIn.mock("AdvertiseBurst", [.string(Self.nova), .uint32(UInt32(count)), .int32(-50)]) },
+            published: { try await broker.retainedJSON("bench_ble/ble_aabbccddee01")?["rssi"] == -50 })
         result.rssAfter = residentMiB(pid: process.child.pid) ?? .nan
         result.finalRSSI = try await broker.retainedJSON("bench_ble/ble_aabbccddee01")?["rssi"]
-        await receiver.close()
         _ = try await process.terminate()
         return result
     }

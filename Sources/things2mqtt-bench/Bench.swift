@@ -58,8 +58,8 @@ struct Bench: AsyncParsableCommand {
     private func ble(_ broker: Broker) async throws {
         let bench = BLEBench(broker: broker)
         let ingest = try await bench.ingest(count: 20_000)
-        let bare = Double(ingest.count) / ingest.bareSeconds
-        let bridge = Double(ingest.count) / ingest.bridgeSeconds
+        let bare = Double(ingest.count) / ingest.timing.bareSeconds
+        let bridge = Double(ingest.count) / ingest.timing.bridgeSeconds
         print(
             String(
                 format: "BLE advert burst of %d: bare libdbus receiver %.0f signals/s, through the daemon to the published last value %.0f signals/s (%.0f %%); final rssi %@",
@@ -67,7 +67,7 @@ struct Bench: AsyncParsableCommand {
         print(
             String(
                 format: "BLE daemon CPU %.3f s per 1,000 signals; RSS %.1f MiB before the burst, %.1f MiB after",
-                ingest.cpuPerThousand, ingest.rssBefore, ingest.rssAfter))
+                ingest.timing.cpuPerThousand, ingest.rssBefore, ingest.rssAfter))
         print(String(format: "RSS with 1,000 BLE devices in range and published: %.1f MiB", try await bench.memory(devices: 1000)))
         try await passive(broker)
         let nova = try await NovaBench(broker: broker).run(samples: min(samples, 100))
@@ -112,12 +112,12 @@ struct Bench: AsyncParsableCommand {
     private func passive(_ broker: Broker) async throws {
         let bench = PassiveBench(broker: broker)
         let ingest = try await bench.ingest(count: 20_000)
-        let bare = Double(ingest.count) / ingest.bareSeconds
-        let bridge = Double(ingest.count) / ingest.bridgeSeconds
+        let bare = Double(ingest.count) / ingest.timing.bareSeconds
+        let bridge = Double(ingest.count) / ingest.timing.bridgeSeconds
         print(
             String(
                 format: "BTHome burst of %d adverts, each a new value: bare libdbus receiver %.0f/s, decoded and published by the daemon %.0f/s (%.0f %%), CPU %.3f s per 1,000 adverts; final temperature %@",
-                ingest.count, bare, bridge, bridge / bare * 100, ingest.cpuPerThousand, ingest.final?.jsonString ?? "missing"))
+                ingest.count, bare, bridge, bridge / bare * 100, ingest.timing.cpuPerThousand, ingest.final?.jsonString ?? "missing"))
         let memory = try await bench.memory(count: 1000)
         print(
             String(

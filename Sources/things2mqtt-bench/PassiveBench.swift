@@ -11,9 +11,7 @@ struct PassiveBench {
 
     struct Ingest {
         var count = 0
-        var bareSeconds = 0.0
-        var bridgeSeconds = 0.0
-        var cpuPerThousand = 0.0
+        var timing = BurstTiming()
         var final: JSONValue?
     }
 
@@ -31,33 +29,13 @@ struct PassiveBench {
     func ingest(count: Int) async throws -> Ingest {
         let (standIn, process) = try await daemon(base: "bench_passive")
         try await standIn.mock("AddDevice", [.string("hci0"), .string("02:B7:00:00:FF:FF"), .string("BTHome")])
-        let receiver = try await DBusConnection.connect(to: DBusAddress(standIn.daemon.address))
-        let signals = try await receiver.subscribe(
-            DBusMatchRule(sender: "org.bluez", interface: "org.freedesktop.DBus.Properties", member: "PropertiesChanged", path: Self.sensor))
-        let counted = Task {
-            var seen = 0
-            for await _ in signals {
-                seen += 1
-                if seen == count { break }
-            }
-            return ContinuousClock.now
-        }
-        var result = Ingest(count: count)
-        let ticks = CPUTime.ticks(pid: process.child.pid)
-        let start = ContinuousClock.now
-        try await standIn.mock("AdvertiseBTHomeBurst", [.string(Self.sensor), .uint32(UInt32(count))])
-        let bareDone = await counted.value
-        try await waitUntil("the burst's last value published", timeout: .seconds(120), every: .milliseconds(5)) {
-            try await broker.retainedJSON("bench_passive/ble_02b70000ffff")?["temperature"] == -40
-        }
-        let bridgeDone = ContinuousClock.now
-        if let before = ticks, let after = CPUTime.ticks(pid: process.child.pid) {
-            result.cpuPerThousand = Double(after - before) / CPUTime.ticksPerSecond / Double(count) * 1000
-        }
-        result.bareSeconds = (bareDone - start).inSeconds
-        result.bridgeSeconds = (bridgeDone - start).inSeconds
+        let timing = try await BurstTiming.measure(
+            bus: standIn.daemon.address, device: Self.sensor, count: count, daemon: process.child.pid,
+            what: "the burst's last value published",
+            send: { try await standIn.mock("AdvertiseBTHomeBurst", [.string(Self.sensor), .uint32(UInt32(count))]) },
+            published: { try await broker.retainedJSON("bench_passive/ble_02b70000ffff")?["temperature"] == -40 })
+        var result = Ingest(count: count, timing: timing)
         result.final = try await broker.retainedJSON("bench_passive/ble_02b70000ffff")?["temperature"]
-        await receiver.close()
         _ = try await process.terminate()
         return result
     }
