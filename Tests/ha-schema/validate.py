@@ -18,7 +18,12 @@ An item may also carry "states": [{"payload": <state>, "expect": "<text>"}] and
 "commands": [{"value": <value>, "expect": "<text>"}]: each state is rendered through the
 entity's value templates and each value through its command template by Home Assistant's
 own template engine; a template that raises or logs a warning, or renders something else
-than "expect" (when given), rejects the item.
+than "expect" (when given), rejects the item. Each state is then delivered as a message on the
+config's state topic (or the sample's "topic", e.g. an availability topic) to Home Assistant's
+own entity for the component, made from the validated config without a broker: a message
+handler that raises, a state Home Assistant cannot compute, or any warning or error it logs
+rejects the item. An event config's "events" are delivered the same way and must fire the
+"expect"ed event type.
 
 Nothing is copied from Home Assistant: every schema, abbreviation table, regex and
 template class is imported from the installed `homeassistant` package (2024.1.6 in
@@ -31,6 +36,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import copy
 import importlib
 import inspect
@@ -39,6 +45,7 @@ import logging
 import os
 import sys
 import tempfile
+from collections.abc import Iterator
 from typing import Any
 
 DEVICE_COMPONENT = "device"
@@ -405,6 +412,8 @@ def _check_rendering(
         key for key in config if key.endswith("value_template") and config[key] is not None
     )
     for index, sample in enumerate(states):
+        if sample.get("topic") not in (None, config.get("state_topic")):
+            continue  # an availability or attributes message, not read by these templates
         payload = _payload_text(sample.get("payload"))
         for key in value_keys:
             template = _with_hass(MqttValueTemplate, config[key], hass)
@@ -433,55 +442,224 @@ def _check_rendering(
 
 
 class _MqttDataStub:
-    """The parts of the MQTT integration's runtime data an event entity's message handler touches."""
+    """The parts of the MQTT integration's runtime data an entity's message handlers touch."""
 
     def __init__(self) -> None:
         import collections
+        import types
 
         self.written: list[Any] = []
-        # 2024.x wraps the handler in debug_info.log_messages, which files each message here.
+        # Each handled message is filed here (2024.x in debug_info.log_messages, later in
+        # MqttEntity._message_callback).
         self.debug_info_entities: Any = collections.defaultdict(
             lambda: {"subscriptions": collections.defaultdict(lambda: {"messages": []})}
         )
         self.state_write_requests = self
+        # An entity is unavailable while the client is not connected.
+        self.client = types.SimpleNamespace(connected=True)
 
     def write_state_request(self, entity: Any) -> None:
         self.written.append(entity)
 
 
-def _event_entity(config: dict, hass: Any, data: _MqttDataStub) -> tuple[Any, Any]:
-    """An MqttEvent set up from the validated config, and its state topic's message handler.
+@contextlib.contextmanager
+def _mqtt_data(hass: Any) -> Iterator[_MqttDataStub]:
+    """Stand in for the MQTT integration's runtime data while entities handle messages."""
+    try:
+        from homeassistant.components.mqtt.models import DATA_MQTT
+    except ImportError:  # 2024.x keeps the key in const.py
+        from homeassistant.components.mqtt.const import DATA_MQTT
+    stub = _MqttDataStub()
+    previous = hass.data.get(DATA_MQTT)
+    hass.data[DATA_MQTT] = stub
+    try:
+        yield stub
+    finally:
+        if previous is None:
+            hass.data.pop(DATA_MQTT, None)
+        else:
+            hass.data[DATA_MQTT] = previous
 
-    Built without the entity platform (no registry, no broker): only the attributes that the
-    entity's own `_setup_from_config` and message handler use are filled in.
+
+def _entity_class(component: str, config: dict) -> Any:
+    """The MqttEntity subclass Home Assistant sets a discovered `component` up with."""
+    name = f"homeassistant.components.mqtt.{component}"
+    if component == "light":  # one module per schema: schema_basic, schema_json, schema_template
+        name += f".schema_{config['schema']}"
+    module = importlib.import_module(name)
+    try:
+        base = importlib.import_module("homeassistant.components.mqtt.entity").MqttEntity
+    except ImportError:  # 2024.x keeps MqttEntity in mixins.py
+        base = importlib.import_module("homeassistant.components.mqtt.mixins").MqttEntity
+    classes = [
+        cls
+        for cls in vars(module).values()
+        if isinstance(cls, type)
+        and issubclass(cls, base)
+        and cls.__module__ == module.__name__
+        and not inspect.isabstract(cls)
+    ]
+    if len(classes) != 1:
+        raise Rejected(f"cannot tell which entity class of {name} HA uses: {classes}")
+    return classes[0]
+
+
+@contextlib.contextmanager
+def _captured_subscriptions() -> Iterator[dict[str, dict]]:
+    """Collect the subscriptions entities prepare instead of making them.
+
+    Entity modules call async_prepare_subscribe_topics through the subscription module or
+    imported by name (mixins.py, entity.py), so every MQTT module's binding is replaced.
+    2025.x's MqttEntity also makes sure a `via_device` is in the device registry, which is
+    not part of this check (and needs a loaded registry), so that step is skipped too.
     """
-    from homeassistant.components.mqtt import event as mqtt_event
+    from homeassistant.components.mqtt import subscription
 
-    entity = mqtt_event.MqttEvent.__new__(mqtt_event.MqttEvent)
-    entity.hass = hass
-    entity.entity_id = "event.checked"
-    entity._attr_name = config.get("name")  # noqa: SLF001
-    entity._config = config  # noqa: SLF001
-    entity._setup_from_config(config)  # noqa: SLF001
-    handler = getattr(entity, "_event_received", None)
-    if handler is not None:
-        return entity, handler
-    # 2024.x defines the handler inside _prepare_subscribe_topics and hands it to the
-    # subscription helper; catch it there instead of subscribing.
-    captured: dict[str, Any] = {}
-    original = mqtt_event.subscription.async_prepare_subscribe_topics
+    prepared: dict[str, dict] = {}
 
     def capture(_hass: Any, sub_state: Any, topics: dict[str, Any]) -> Any:
-        captured.update(topics)
-        return sub_state
+        prepared.update(topics)
+        return sub_state if sub_state is not None else {}
 
-    entity._sub_state = None  # noqa: SLF001
-    mqtt_event.subscription.async_prepare_subscribe_topics = capture
+    replacements = {
+        "async_prepare_subscribe_topics": (subscription.async_prepare_subscribe_topics, capture),
+    }
+    entity_module = sys.modules.get("homeassistant.components.mqtt.entity")
+    if hasattr(entity_module, "ensure_via_device_exists"):
+        replacements["ensure_via_device_exists"] = (
+            entity_module.ensure_via_device_exists,
+            lambda *_args: None,
+        )
+    patched = [
+        (module, attribute, original)
+        for name, module in list(sys.modules.items())
+        if name.startswith("homeassistant.components.mqtt")
+        for attribute, (original, _) in replacements.items()
+        if getattr(module, attribute, None) is original
+    ]
+    for module, attribute, _ in patched:
+        setattr(module, attribute, replacements[attribute][1])
     try:
-        entity._prepare_subscribe_topics()  # noqa: SLF001
+        yield prepared
     finally:
-        mqtt_event.subscription.async_prepare_subscribe_topics = original
-    return entity, captured["state_topic"]["msg_callback"]
+        for module, attribute, original in patched:
+            setattr(module, attribute, original)
+
+
+def _mqtt_entity(component: str, config: dict, hass: Any) -> tuple[Any, dict[str, list[dict]]]:
+    """Home Assistant's own entity for a validated config, and its subscriptions by topic.
+
+    Made by the entity class's constructor, without the entity platform (no registry, no
+    broker): the subscriptions async_added_to_hass would make (state topics, availability,
+    JSON attributes) are collected instead.
+    """
+    with _captured_subscriptions() as prepared:
+        entity = _entity_class(component, config)(hass, config, None, None)
+        if entity.entity_id is None:  # only an object_id sets it before the platform does
+            entity.entity_id = f"{component}.checked"
+        entity._subscriptions = {}  # noqa: SLF001  2025.x: add_subscription fills it
+        entity._prepare_subscribe_topics()  # noqa: SLF001
+        prepared.update(entity._subscriptions)  # noqa: SLF001
+        entity._availability_prepare_subscribe_topics()  # noqa: SLF001
+        entity._attributes_prepare_subscribe_topics()  # noqa: SLF001
+    by_topic: dict[str, list[dict]] = {}
+    for subscription in prepared.values():
+        if subscription.get("topic") is not None:
+            by_topic.setdefault(subscription["topic"], []).append(subscription)
+    # Samples are checked with the device online: an entity that has availability topics is
+    # unavailable until they say so, and HA then computes none of its state.
+    entity._available = dict.fromkeys(entity._available, True)  # noqa: SLF001
+    entity._available_latest = True  # noqa: SLF001
+    return entity, by_topic
+
+
+def _message(topic: str, payload: str, subscription: dict, retain: bool) -> Any:
+    """The ReceiveMessage HA's MQTT client hands to a subscription's callback."""
+    import dataclasses
+    import time
+
+    from homeassistant.components.mqtt.models import ReceiveMessage
+
+    stamp_field = {f.name: f.type for f in dataclasses.fields(ReceiveMessage)}["timestamp"]
+    stamp: Any = time.monotonic()
+    if "datetime" in str(stamp_field):  # 2024.x stamps messages with a datetime
+        from homeassistant.util import dt as dt_util
+
+        stamp = dt_util.utcnow()
+    return ReceiveMessage(
+        topic=topic,
+        # The client decodes the payload with the subscription's encoding; none: bytes.
+        payload=payload if subscription.get("encoding") else payload.encode(),
+        qos=subscription.get("qos") or 0,
+        retain=retain,
+        subscribed_topic=subscription["topic"],
+        timestamp=stamp,
+    )
+
+
+def _deliver(
+    entity: Any,
+    subscriptions: dict[str, list[dict]],
+    what: str,
+    topic: str,
+    sample: dict[str, Any],
+    collector: _Collector,
+    stub: _MqttDataStub,
+) -> bool:
+    """Hand a sample message to each of the entity's callbacks for `topic`, as the client does.
+
+    A callback that raises (HA's client logs the exception and drops the message), a state
+    HA cannot compute when it writes the entity, or any warning or error logged, rejects.
+    Returns whether the entity asked for its state to be written.
+    """
+    payload = _payload_text(sample.get("payload"))
+    what = f"{what} {payload}"
+    start = len(collector.records)
+    written = len(stub.written)
+    for subscription in subscriptions.get(topic, []):
+        message = _message(topic, payload, subscription, bool(sample.get("retain", False)))
+        try:
+            subscription["msg_callback"](message)
+        except Exception as err:  # noqa: BLE001
+            raise Rejected(f"{what} raised {type(err).__name__}: {err}") from err
+    wants_write = len(stub.written) > written
+    if wants_write:
+        try:  # what writing the state computes, without the state machine
+            entity._async_calculate_state()  # noqa: SLF001
+        except Exception as err:  # noqa: BLE001
+            raise Rejected(
+                f"{what} gives a state HA cannot write: {type(err).__name__}: {err}"
+            ) from err
+    problems = collector.problems_since(start)
+    if problems:
+        raise Rejected(f"{what} logged: {'; '.join(problems)}")
+    return wants_write
+
+
+def _check_states(
+    item: dict[str, Any], config: Any, hass: Any, collector: _Collector, component: str
+) -> None:
+    """Deliver the item's sample states to Home Assistant's own entity for the config.
+
+    Each sample goes to the config's state topic, or to the sample's "topic" (an availability
+    or attributes topic, say). Components without a state topic (button, scene) get none.
+    """
+    samples = [
+        (index, sample)
+        for index, sample in enumerate(item.get("states") or [])
+        if isinstance(config, dict) and (sample.get("topic") or config.get("state_topic"))
+    ]
+    if not samples:
+        return
+    with _mqtt_data(hass) as stub:
+        entity, subscriptions = _mqtt_entity(component, config, hass)
+        for index, sample in samples:
+            topic = sample.get("topic") or config["state_topic"]
+            if topic not in subscriptions:
+                raise Rejected(
+                    f"state #{index} is for {topic}, the entity does not subscribe to it"
+                )
+            _deliver(entity, subscriptions, f"state #{index}", topic, sample, collector, stub)
 
 
 def _check_events(
@@ -498,64 +676,30 @@ def _check_events(
         return
     if component != "event" or not isinstance(config, dict):
         raise Rejected("events can only be checked for event component payloads")
-    import dataclasses
-    import time
-
-    from homeassistant.components.mqtt.models import ReceiveMessage
-
-    try:
-        from homeassistant.components.mqtt.models import DATA_MQTT
-    except ImportError:  # 2024.x keeps the key in const.py
-        from homeassistant.components.mqtt.const import DATA_MQTT
-    stub = _MqttDataStub()
-    previous = hass.data.get(DATA_MQTT)
-    hass.data[DATA_MQTT] = stub
-    try:
-        entity, handler = _event_entity(config, hass, stub)
-        stamp_field = {f.name: f.type for f in dataclasses.fields(ReceiveMessage)}["timestamp"]
+    with _mqtt_data(hass) as stub:
+        entity, subscriptions = _mqtt_entity(component, config, hass)
         for index, sample in enumerate(events):
-            payload = _payload_text(sample.get("payload"))
-            stamp: Any = time.monotonic()
-            if "datetime" in str(stamp_field):
-                from homeassistant.util import dt as dt_util
-
-                stamp = dt_util.utcnow()
-            message = ReceiveMessage(
-                topic=config["state_topic"],
-                payload=payload,
-                qos=config.get("qos", 0),
-                retain=bool(sample.get("retain", False)),
-                subscribed_topic=config["state_topic"],
-                timestamp=stamp,
+            what = f"event #{index}"
+            fired = _deliver(
+                entity, subscriptions, what, config["state_topic"], sample, collector, stub
             )
-            start = len(collector.records)
-            fired_before = len(stub.written)
-            try:
-                handler(message)
-            except Exception as err:  # noqa: BLE001
-                raise Rejected(f"event #{index} {payload} raised {type(err).__name__}: {err}") from err
-            problems = collector.problems_since(start)
-            if problems:
-                raise Rejected(f"event #{index} {payload} logged: {'; '.join(problems)}")
-            fired = len(stub.written) > fired_before
-            attributes = dict(entity.state_attributes) if fired else {}
-            event_type = attributes.pop("event_type", None)
-            expect = sample.get("expect")
-            if expect is None and fired:
-                raise Rejected(f"event #{index} {payload} fired {event_type!r}, expected no event")
-            if expect is not None and event_type != expect:
-                what = f"fired {event_type!r}" if fired else "fired nothing"
-                raise Rejected(f"event #{index} {payload} {what}, expected {expect!r}")
-            if "attributes" in sample and fired and attributes != sample["attributes"]:
-                raise Rejected(
-                    f"event #{index} {payload} has attributes {attributes!r}, "
-                    f"expected {sample['attributes']!r}"
-                )
-    finally:
-        if previous is None:
-            hass.data.pop(DATA_MQTT, None)
-        else:
-            hass.data[DATA_MQTT] = previous
+            _check_fired(entity, fired, sample, f"{what} {_payload_text(sample.get('payload'))}")
+
+
+def _check_fired(entity: Any, fired: bool, sample: dict[str, Any], what: str) -> None:
+    """The event a sample fired against the one it expects, and its attributes."""
+    attributes = dict(entity.state_attributes) if fired else {}
+    event_type = attributes.pop("event_type", None)
+    expect = sample.get("expect")
+    if expect is None and fired:
+        raise Rejected(f"{what} fired {event_type!r}, expected no event")
+    if expect is not None and event_type != expect:
+        outcome = f"fired {event_type!r}" if fired else "fired nothing"
+        raise Rejected(f"{what} {outcome}, expected {expect!r}")
+    if "attributes" in sample and fired and attributes != sample["attributes"]:
+        raise Rejected(
+            f"{what} has attributes {attributes!r}, expected {sample['attributes']!r}"
+        )
 
 
 async def _run(items: list[Any], prefix: str, verbose: bool) -> int:
@@ -582,9 +726,11 @@ async def _run(items: list[Any], prefix: str, verbose: bool) -> int:
             try:
                 config = validator.check(item)
                 _check_unique_id(validator, item, config, unique_ids)
-                device_based = validator.parse_topic(topic)[0] == DEVICE_COMPONENT
+                component = validator.parse_topic(topic)[0]
+                device_based = component == DEVICE_COMPONENT
                 _check_rendering(item, config, hass, collector, device_based)
-                _check_events(item, config, hass, collector, validator.parse_topic(topic)[0])
+                _check_states(item, config, hass, collector, component)
+                _check_events(item, config, hass, collector, component)
             except Rejected as err:
                 rejected += 1
                 print(f"REJECTED {topic}: {err}")
