@@ -22,7 +22,23 @@ public enum BLEDescriptors {
             connections: [["mac", address.description.lowercased()]], label: name,
             exposes: [signal, rssi, .text("last_seen", name: "Last seen", category: .diagnostic)],
             details: details)
-        return NovaSession.isNova(name: name, services: Set(services)) ? NovaSession.descriptor(descriptor) : descriptor
+        return isNova(name: name, services: Set(services)) ? nova(descriptor) : descriptor
+    }
+
+    /// Whether a device is a Nova flash: named `Nova` and advertising service FFF0.
+    static func isNova(name: String?, services: Set<BLEUUID>) -> Bool {
+        name == "Nova" && services.contains { $0.description.hasPrefix("0000fff0-") }
+    }
+
+    /// The descriptor of a Nova: a JSON light with the presets as effects and a `timeout` attribute.
+    static func nova(_ base: DeviceDescriptor) -> DeviceDescriptor {
+        var descriptor = base
+        descriptor.kind = "light"
+        descriptor.manufacturer = "Nova"
+        descriptor.model = "Nova flash"
+        descriptor.exposes = NovaLight.exposes + base.exposes
+        descriptor.switchable = true
+        return descriptor
     }
 
     /// The sensor or event a decoded quantity becomes; nil for what is state only (lists).

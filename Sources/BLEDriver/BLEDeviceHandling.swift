@@ -80,14 +80,17 @@ extension BLEDriver {
     func describeDevice(_ path: String) {
         guard var entry = tracked[path] else { return }
         let descriptor = entry.makeDescriptor()
-        if descriptor.kind == "light", novas[entry.id] == nil {
-            novas[entry.id] = NovaSession()
-            sink.send(.state(entry.id, NovaSession().current.json))
-        }
         guard entry.descriptor != descriptor else { return }
         entry.descriptor = descriptor
         tracked[path] = entry
         sink.send(.discovered(descriptor))
+        // A light's state carries `state` from its first message (Home Assistant's JSON light needs it): the
+        // bridge knows the device now, so this state is not dropped as one of an unknown device.
+        if descriptor.kind == "light", novas[entry.id] == nil {
+            let session = NovaSession()
+            novas[entry.id] = session
+            sink.send(.state(entry.id, session.confirmed.json))
+        }
     }
 
     /// The status from the connection and presence; a connection being set up, or a command in flight, keeps

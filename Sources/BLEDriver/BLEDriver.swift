@@ -33,9 +33,8 @@ public actor BLEDriver: DeviceDriver, ConnectionControl {
     var disconnecting: Set<DeviceID> = []
     /// Nova flashes, by device.
     var novas: [DeviceID: NovaSession] = [:]
-    /// Nova writers waiting for an ack, each with the token its deadline checks.
-    var ackWaiters: [DeviceID: (token: UInt64, continuation: CheckedContinuation<Bool, Never>)] = [:]
-    var nextAckToken: UInt64 = 0
+    /// The one timer of every Nova's writes, ack windows and renewals; a command or an ack wakes it.
+    let novaTimer = PollPause()
     /// Automatic connects that failed wait for their back-off before the policy may try again.
     var retry: [DeviceID: (at: Double, backoff: Backoff)] = [:]
     /// Characteristics with a GATT operation under way, by object path.
@@ -88,6 +87,7 @@ public actor BLEDriver: DeviceDriver, ConnectionControl {
             group.addTask { await client.run() }
             group.addTask { [self] in for await event in client.events { await handle(event) } }
             group.addTask { [self] in await sweep() }
+            group.addTask { [self] in await runNovas() }
             group.addTask { for await event in connection.events where event != .closed { break } }
             await group.next()
             group.cancelAll()
@@ -126,7 +126,7 @@ public actor BLEDriver: DeviceDriver, ConnectionControl {
     /// Forgets a removed device; it comes back when admitted again.
     public func forget(_ device: DeviceID) async {
         tracked = tracked.filter { $0.value.id != device }
-        novas.removeValue(forKey: device)?.renewal?.cancel()
+        novas[device] = nil
         manual[device] = nil
         retry[device] = nil
         gattSubscriptions[device] = nil

@@ -1,3 +1,4 @@
+import BLEFormats
 import BLEModels
 import BridgeCore
 import BlueZ
@@ -9,7 +10,7 @@ import DBus
 /// no policy takes the connection away meanwhile), waits its turn (one operation per characteristic, as
 /// BlueZ allows one), retries BlueZ's `InProgress` with a short back-off, and gives up after its timeout.
 extension BLEDriver {
-    /// `ble/read` `{"device", "characteristic", "service"?}` → `{"hex": …}`.
+    /// `ble/read` `{"device", "characteristic", "service"?}` → `{"characteristic", "hex", "value"?}`.
     func gattRead(_ payload: [String: JSONValue]) async throws(CommandError) -> JSONValue {
         let target = try await gattTarget(payload)
         let bytes = try await exclusive(target.characteristic.path, deadline: target.deadline) { () async throws(CommandError) in
@@ -68,9 +69,21 @@ extension BLEDriver {
         return ["characteristic": .string(target.uuid.description), "enabled": .bool(enable)]
     }
 
-    /// What a read or notification of `characteristic` reports.
+    /// What a read of `characteristic` reports: the raw hex, and for a characteristic the bridge decodes, its
+    /// `value` as the state has it (one value, or an object of them for a measurement of several fields).
     func gattReading(_ characteristic: BlueZCharacteristic, _ bytes: [UInt8]) -> JSONValue {
-        ["characteristic": .string(characteristic.uuid?.description ?? ""), "hex": .string(Hex.string(bytes))]
+        var reading: [String: JSONValue] = [
+            "characteristic": .string(characteristic.uuid?.description ?? ""), "hex": .string(Hex.string(bytes)),
+        ]
+        guard let uuid = characteristic.uuid, let decoded = StandardCharacteristic.decode(uuid, bytes) else { return .object(reading) }
+        switch decoded {
+        case .reading(let values) where values.measurements.count == 1: reading["value"] = values.measurements[0].value.json
+        case .reading(let values):
+            reading["value"] = .object(Dictionary(values.measurements.map { ($0.key, $0.value.json) }) { $1 })
+        case .encrypted: reading["error"] = "the value is encrypted"
+        case .undecodable(let failure): reading["error"] = .string("the value does not decode: \(failure)")
+        }
+        return .object(reading)
     }
 
     /// Calls a GATT method, retrying `InProgress` (another operation of BlueZ's own on it) until the deadline.

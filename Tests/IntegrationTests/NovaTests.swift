@@ -86,10 +86,66 @@ struct NovaTests {
         let event = try await client.waitForEvent("command_failed", after: mark)
         #expect(event["error"]?.stringValue?.contains("did not acknowledge") == true, "\(event)")
         #expect(event["error"]?.stringValue?.contains(":O)") == true, "the event names the frame: \(event)")
-        // Optimistically OFF first, then back to what the flash last acknowledged.
-        let optimistic = try await client.waitForMessage(topic: "t2m/flash", after: mark) { $0.json?["state"] == "OFF" }
-        try await client.waitForMessage(topic: "t2m/flash", after: optimistic.index) { $0.json?["state"] == "ON" }
+        // Busy while the OFF waited, then ready again, and never OFF: the flash did not say so.
+        let busy = try await client.waitForMessage(topic: "t2m/flash", after: mark) { $0.json?["status"] == "busy" }
+        try await client.waitForMessage(topic: "t2m/flash", after: busy.index) { $0.json?["status"] == "ready" }
+        let states = client.messages(on: "t2m/flash").filter { $0.index >= mark }.map { $0.json?["state"] }
+        #expect(states.allSatisfy { $0 == "ON" }, "\(states)")
         try await waitUntil("the stray ack in the log") { bridge.stderr.contains("not pending") }
+        #expect(try await bridge.terminate() == 0)
+        await client.close()
+        withExtendedLifetime(standIn) {}
+    }
+}
+
+@Suite("Nova flashes with slow acks", .tags(.integration, .process), .timeLimit(.minutes(2)))
+struct NovaSlowAckTests {
+    @Test("with 1.2 s acks ON shows busy, then ON with ready after the ack; renewals leave no gap and publish nothing")
+    func slowAcks() async throws {
+        let (broker, standIn, bridge, client) = try await NovaTests().start()
+        try await standIn.mock("SetNovaAckDelay", [.string(NovaTests.nova), .double(1.2)])
+        let mark = client.mark
+        let sent = ContinuousClock.now
+        client.publish("t2m/flash/set", #"{"state":"ON","brightness":255,"color_temp":2700}"#)
+        let busy: ReceivedMessage
+        do {
+            busy = try await client.waitForMessage(topic: "t2m/flash", after: mark) { $0.json?["status"] == "busy" }
+        } catch {
+            Issue.record("\(error)\n\(bridge.stderr.suffix(3000))")
+            throw error
+        }
+        #expect(busy.json?["state"] == "OFF", "busy with the state unchanged: \(busy)")
+        let lit = try await client.waitForMessage(topic: "t2m/flash", after: mark) { $0.json?["state"] == "ON" }
+        #expect(ContinuousClock.now - sent >= .seconds(1.1), "ON shown before the flash acknowledged")
+        let ready = try await client.waitForMessage(topic: "t2m/flash", after: lit.index - 1) {
+            $0.json?["state"] == "ON" && $0.json?["status"] == "ready"
+        }
+        // Five renewals' worth of time while lit: nothing published, and every frame before the last ran out.
+        try await Task.sleep(for: .seconds(6))
+        let noise = client.messages(on: "t2m/flash").filter { $0.index > ready.index }
+        #expect(noise.isEmpty, "renewals published: \(noise)")
+        let times = try await standIn.mock("GetWriteTimes", [.string(NovaTests.request)]).first?.array?.compactMap(\.double) ?? []
+        #expect(times.count >= 5, "\(times)")
+        // Each frame must arrive before the timeout the previous one carried (1.5 s, or longer when acks are slow).
+        let frames = try await NovaTests().writes(standIn)
+        let timeouts = frames.map { frame in Double(Int(frame.split(separator: ",").last?.prefix(4) ?? "", radix: 16) ?? 0) / 1000 }
+        #expect(timeouts.allSatisfy { $0 >= 1.5 }, "\(frames)")
+        let gaps = zip(times, times.dropFirst()).map { $1 - $0 }
+        for (gap, timeout) in zip(gaps, timeouts) {
+            #expect(gap < timeout, "a frame \(gap) s after one that lasted \(timeout) s: \(frames) at \(times)")
+        }
+        #expect(try await bridge.terminate() == 0)
+        await client.close()
+        withExtendedLifetime(broker) {}
+    }
+
+    @Test("a Nova's state says OFF from the first message, before any command")
+    func stateBeforeFirstCommand() async throws {
+        let (broker, standIn, bridge, client) = try await NovaTests().start()
+        let state = try await broker.waitForRetained("t2m/flash") { $0.json?["status"] != nil }
+        #expect(state.json?["state"] == "OFF", "\(state)")
+        let withoutState = client.messages(on: "t2m/flash").filter { $0.json?["state"] == nil }
+        #expect(withoutState.isEmpty, "\(withoutState)")
         #expect(try await bridge.terminate() == 0)
         await client.close()
         withExtendedLifetime(standIn) {}

@@ -12,6 +12,7 @@ import re
 import time
 
 import dbus
+from gi.repository import GLib
 
 from dbusmock import mockobject
 from dbusmock.templates import bluez5 as _base
@@ -181,6 +182,7 @@ def AddDevice(self, adapter_device_name, device_address, alias):
     device.connect_attempts = []
     device.nova = False
     device.nova_acks = True
+    device.nova_ack_delay = 0.0
     device.profiles = []
     device.AddMethods(DEVICE_IFACE, [('Connect', '', '', Connect), ('Disconnect', '', '', Disconnect)])
     return path
@@ -200,6 +202,12 @@ def AddNova(self, adapter_device_name, device_address):
 def SetNovaAcks(self, device_path, enabled):
     '''Whether the Nova at `device_path` acknowledges frames (off: the bridge's ack timeout runs out).'''
     _object(device_path).nova_acks = enabled
+
+
+@dbus.service.method(BLUEZ_MOCK_IFACE, in_signature='sd', out_signature='')
+def SetNovaAckDelay(self, device_path, seconds):
+    '''How long the Nova at `device_path` takes to acknowledge a frame (a flash far away or busy).'''
+    _object(device_path).nova_ack_delay = float(seconds)
 
 
 @dbus.service.method(BLUEZ_MOCK_IFACE, in_signature='sus', out_signature='')
@@ -271,6 +279,7 @@ def ReadValue(characteristic, options):
 def WriteValue(characteristic, value, options):
     kind = str(options.get('type', 'request'))
     characteristic.writes.append((bytes(value), kind))
+    characteristic.write_times = getattr(characteristic, 'write_times', []) + [time.monotonic()]
     nova = getattr(characteristic, 'nova_device', None)
     response = mockobject.objects[characteristic.nova_response] if nova is not None else None
     # Like a real flash seen through BlueZ, acks reach the client only while it has notifications on.
@@ -278,7 +287,15 @@ def WriteValue(characteristic, value, options):
         frame = NOVA_FRAME.match(bytes(value))
         if frame:
             ack = b'(' + frame.group(1).upper() + b':A)'
-            _changed(response, GATT_CHARACTERISTIC_IFACE, {'Value': dbus.ByteArray(ack, variant_level=1)})
+
+            def send_ack():
+                _changed(response, GATT_CHARACTERISTIC_IFACE, {'Value': dbus.ByteArray(ack, variant_level=1)})
+                return False
+
+            if nova.nova_ack_delay > 0:
+                GLib.timeout_add(int(nova.nova_ack_delay * 1000), send_ack)
+            else:
+                send_ack()
 
 
 @dbus.service.method(GATT_CHARACTERISTIC_IFACE, in_signature='', out_signature='')
@@ -320,6 +337,12 @@ def GetWrites(self, characteristic_path):
     '''What was written to a characteristic, with the write type BlueZ was given.'''
     return dbus.Array([dbus.Struct((dbus.ByteArray(v), k)) for v, k in _object(characteristic_path).writes],
                       signature='(ays)')
+
+
+@dbus.service.method(BLUEZ_MOCK_IFACE, in_signature='s', out_signature='ad')
+def GetWriteTimes(self, characteristic_path):
+    '''When each write to a characteristic arrived, in seconds of the stand-in's monotonic clock.'''
+    return dbus.Array(getattr(_object(characteristic_path), 'write_times', []), signature='d')
 
 
 @dbus.service.method(BLUEZ_MOCK_IFACE, in_signature='sssas', out_signature='s')

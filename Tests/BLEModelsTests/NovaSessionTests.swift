@@ -1,0 +1,125 @@
+import BLEModels
+import BridgeCore
+import Testing
+
+/// The Nova's session stepped by hand with an injected time: what is written when, and what is published.
+@Suite("A Nova's session: confirmed by its ack, renewed without gaps or noise")
+struct NovaSessionTests {
+    let start = ContinuousClock.now
+    static let on = SetCommand(light: LightCommand(power: .on, brightness: 255, kelvin: 2700))
+    static let off = SetCommand(light: LightCommand(power: .off))
+
+    func at(_ seconds: Double) -> ContinuousClock.Instant { start + .milliseconds(Int((seconds * 1000).rounded())) }
+
+    /// Sends the due frame at `sent`, BlueZ takes it at once, and the ack comes at `acked`.
+    func roundTrip(_ session: inout NovaSession, sent: Double, acked: Double) throws -> (NovaFrame, [NovaSession.Effect], [NovaSession.Effect]) {
+        let due = session.nextWrite(now: at(sent))
+        let frame = try #require(due)
+        let sending = session.sending(frame.id, now: at(sent))
+        session.written(frame.id, now: at(sent))
+        return (frame, sending, session.acked(frame.id, now: at(acked)))
+    }
+
+    @Test("a user's ON is busy while in flight, and published with ready only after the ack")
+    func confirmedByAck() throws {
+        var session = NovaSession()
+        session.request(Self.on)
+        #expect(session.confirmed.isOn == false, "nothing shows ON before the flash says so")
+        let (frame, sending, acked) = try roundTrip(&session, sent: 0, acked: 1.2)
+        #expect(frame.description == "(01:L,FF,00,05DC)")
+        #expect(sending == [.busy])
+        #expect(acked == [.state(session.wanted), .ready])
+        #expect(session.confirmed.isOn)
+    }
+
+    @Test("with 1.2 s acks each renewal leaves before the previous frame's 1.5 s run out, and publishes nothing")
+    func renewalsWithSlowAcks() throws {
+        var session = NovaSession()
+        session.request(Self.on)
+        var sentTimes: [Double] = []
+        var published: [NovaSession.Effect] = []
+        var clock = 0.0
+        for _ in 0..<6 {
+            // The driver writes as soon as a frame is due: at the deadline, or at once after an ack.
+            let due = session.deadline(now: at(clock)).map { max(($0 - start) / .milliseconds(1) / 1000, clock) } ?? clock
+            clock = due
+            let (frame, sending, acked) = try roundTrip(&session, sent: clock, acked: clock + 1.2)
+            #expect(frame.description.hasSuffix(",05DC)"), "\(frame)")
+            sentTimes.append(clock)
+            if sentTimes.count > 1 { published += sending + acked }
+            clock += 1.2
+        }
+        for (previous, next) in zip(sentTimes, sentTimes.dropFirst()) {
+            #expect(next - previous < 1.5, "frame at \(next) s after one at \(previous) s: dark in between")
+        }
+        #expect(published.isEmpty, "renewals published \(published)")
+    }
+
+    @Test("acks slower than the flash's timeout: the frames carry a longer one, so renewals still come in time")
+    func longerTimeoutForSlowerAcks() throws {
+        var session = NovaSession()
+        session.request(Self.on)
+        _ = try roundTrip(&session, sent: 0, acked: 1.9)
+        let duerenewal = session.nextWrite(now: at(1.9))
+        let renewal = try #require(duerenewal)
+        guard case .light(_, _, let timeout) = renewal.command else { Issue.record("\(renewal)"); return }
+        #expect(timeout >= 3000, "\(renewal)")
+    }
+
+    @Test("fast acks: renewed at two thirds of the timeout after the last frame was written")
+    func renewalTiming() throws {
+        var session = NovaSession()
+        session.request(Self.on)
+        _ = try roundTrip(&session, sent: 0, acked: 0.05)
+        #expect(session.nextWrite(now: at(0.9)) == nil)
+        #expect(session.deadline(now: at(0.9)) == at(1.0))
+        #expect(session.nextWrite(now: at(1.0)) != nil)
+    }
+
+    @Test("no ack within 2 s: the state stays as it was, ready again, and the failure names the frame")
+    func ackTimeout() throws {
+        var session = NovaSession()
+        session.request(Self.on)
+        let dueframe = session.nextWrite(now: at(0))
+        let frame = try #require(dueframe)
+        _ = session.sending(frame.id, now: at(0))
+        session.written(frame.id, now: at(0.1))
+        #expect(session.expire(now: at(2.0)) == [])
+        let effects = session.expire(now: at(2.1))
+        #expect(effects == [.ready, .failed("the Nova did not acknowledge (01:L,FF,00,05DC) within 2 s")])
+        #expect(session.confirmed.isOn == false && session.wanted == session.confirmed)
+        #expect(session.nextWrite(now: at(2.2)) == nil, "nothing is retried")
+    }
+
+    @Test("a failed renewal says OFF, since the flash turns itself off")
+    func failedRenewal() throws {
+        var session = NovaSession()
+        session.request(Self.on)
+        _ = try roundTrip(&session, sent: 0, acked: 0.1)
+        let duerenewal = session.nextWrite(now: at(1.0))
+        let renewal = try #require(duerenewal)
+        let effects = session.writeFailed(renewal.id, reason: "not connected")
+        #expect(effects.count == 2)
+        #expect(effects.first == .state(session.confirmed) && session.confirmed.isOn == false)
+        #expect(session.deadline(now: at(1.1)) == nil, "no more renewals")
+    }
+
+    @Test("an ack of another id confirms nothing; a newer command waits for the one in flight, latest wins")
+    func strayAckAndLatestWins() throws {
+        var session = NovaSession()
+        session.request(Self.on)
+        let duefirst = session.nextWrite(now: at(0))
+        let first = try #require(duefirst)
+        #expect(session.acked(first.id &+ 7, now: at(0.1)) == [.strayAck(first.id &+ 7, pending: first.id)])
+        session.request(SetCommand(light: LightCommand(brightness: 10)))
+        session.request(Self.off)
+        #expect(session.nextWrite(now: at(0.2)) == nil, "one request in flight")
+        let acked = session.acked(first.id, now: at(0.3))
+        #expect(acked.count == 1, "still busy with the next command: \(acked)")
+        let duenext = session.nextWrite(now: at(0.3))
+        let next = try #require(duenext)
+        #expect(next.command == .off)
+        #expect(session.acked(next.id, now: at(0.4)).last == .ready)
+        #expect(session.deadline(now: at(0.5)) == nil)
+    }
+}
