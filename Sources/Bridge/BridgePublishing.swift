@@ -22,6 +22,9 @@ extension BridgeService {
     /// Publishes a device's state, adapted for Home Assistant (mireds in legacy mode).
     func publishState(_ record: DeviceRecord) {
         guard !record.state.isEmpty else { return }
+        // Home Assistant's JSON light reads `state` from every message (2024.1 raises on one without it): a
+        // light's state waits until its driver has said whether it is on.
+        if record.state["state"] == nil, record.descriptor.exposes.contains(where: { $0.kind == .light }) { return }
         var state = record.state
         if config.homeassistant.legacy, let kelvin = state["color_temp"]?.doubleValue, kelvin >= 1000 {
             state["color_temp"] = .number((1_000_000 / kelvin).rounded())

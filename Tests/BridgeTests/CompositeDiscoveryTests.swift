@@ -100,13 +100,13 @@ struct CompositeDiscoveryTests {
         }
     }
 
-    @Test("a writable text's length bounds become the text entity's min and max")
+    @Test("a writable text's longest length becomes the text entity's max; no min, so a state without it shows empty")
     func textLength() throws {
         var name = Expose.text("name", name: "Name", access: [.state, .set], maxLength: 12)
         name.minimum = 1
         let leaf = try #require(name.leaves.first)
         let keys = try #require(EntityShapes(topics: Topics(base: "t2m"), legacy: false).entity(for: leaf, alias: "brick")).1
-        #expect(keys["max"] == 12 && keys["min"] == 1)
+        #expect(keys["max"] == 12 && keys["min"] == nil)
         #expect(keys["command_topic"] == "t2m/brick/set/name")
     }
 

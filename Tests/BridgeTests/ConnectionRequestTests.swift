@@ -13,7 +13,7 @@ struct ConnectionRequestTests {
     func start(options: BridgeOptions = .fastForTests()) async throws -> MemoryBridge {
         let bridge = try await MemoryBridge.start(yaml: Self.config, integrations: [.lifx], connecting: [.ble], options: options)
         bridge.driver(.ble).announce(Fixtures.sensorBox())
-        bridge.driver(.lifx).announce(Fixtures.colorLight())
+        bridge.driver(.lifx).announce(Fixtures.colorLight(), state: ["state": "ON"])
         _ = try await bridge.waitForPublish("t2m/porch/sensor")
         _ = try await bridge.waitForPublish("t2m/kitchen")
         return bridge

@@ -60,6 +60,7 @@ struct GattRequestTests {
         let read = try await client.request("ble/read", #"{"device": "strap", "characteristic": "2A19"}"#)
         #expect(read["status"] == "ok", "\(read)")
         #expect(read["data"]?["hex"] == "55")
+        #expect(read["data"]?["value"] == 85, "a characteristic the bridge decodes comes with its value: \(read)")
         #expect(read["data"]?["characteristic"] == .string(Self.battery))
         try await broker.waitForRetained("t2m/strap") { $0.json?["status"] == "ready" }
         let interview = try await client.waitForEvent("device_interview", after: mark)
@@ -109,6 +110,7 @@ struct GattRequestTests {
             "ble/read",
             #"{"device": "strap", "characteristic": "12345678-1234-5678-1234-56789abcdef7", "service": "12345678-1234-5678-1234-56789abcdef9"}"#)
         #expect(twin["data"]?["hex"] == "01", "\(twin)")
+        #expect(twin["data"]?["value"] == nil, "an unknown characteristic has no value: \(twin)")
         #expect(try await bridge.terminate() == 0)
         await client.close()
         withExtendedLifetime(broker) {}

@@ -59,9 +59,10 @@ struct EntityShapes {
             let options: [String: JSONValue] = ["device_class": "enum", "options": .array(expose.values.map(JSONValue.string))]
             return ("sensor", reading.merging(overlay: options))
         case .text where expose.isWritable:
-            // A text expose's bounds are its length, as a text entity's `min` and `max` are.
+            // A text expose's upper bound is its length, as a text entity's `max` is. No `min`: a state without the
+            // key reads as an empty text, which Home Assistant refuses to show (and logs) under any `min` above 0;
+            // a too short `/set` is still refused by the bridge, with the reason.
             var keys = reading.merging(overlay: command(leaf, alias: alias))
-            keys["min"] = expose.minimum.map(JSONValue.number)
             keys["max"] = expose.maximum.map(JSONValue.number)
             return ("text", keys)
         case .text:
