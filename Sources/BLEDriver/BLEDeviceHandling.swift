@@ -118,7 +118,7 @@ extension BLEDriver {
         tracked[path] = entry
         sink.send(.status(entry.id, status))
         // Connected and resolved afresh (not back from busy): the GATT tree is known now.
-        if status == .ready, !wasConnected { Task { await self.interview(path) } }
+        if status == .ready, !wasConnected { tasks.start { await self.interview(path) } }
     }
 
     /// Marks devices not heard from for `away_after`, and not connected, unavailable; runs until cancelled.

@@ -33,6 +33,8 @@ public actor BLEDriver: DeviceDriver, ConnectionControl {
     var disconnecting: Set<DeviceID> = []
     /// Nova flashes, by device.
     var novas: [DeviceID: NovaSession] = [:]
+    /// Connects, disconnects and interviews the driver starts itself, as children of `run()`.
+    let tasks = ServiceTasks()
     /// The one timer of every Nova's writes, ack windows and renewals; a command or an ack wakes it.
     let novaTimer = PollPause()
     /// Automatic connects that failed wait for their back-off before the policy may try again.
@@ -65,6 +67,14 @@ public actor BLEDriver: DeviceDriver, ConnectionControl {
 
     /// Follows BlueZ until cancelled; reconnects to the bus with back-off if it goes away.
     public func run() async throws {
+        await withDiscardingTaskGroup { group in
+            group.addTask { await self.tasks.run() }
+            await followBus()
+            group.cancelAll()
+        }
+    }
+
+    private func followBus() async {
         var backoff = Backoff(initial: .seconds(1), maximum: .seconds(30))
         while !Task.isCancelled {
             do throws(DBusError) {

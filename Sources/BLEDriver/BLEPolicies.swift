@@ -15,15 +15,16 @@ extension BLEDriver {
         for address in decision.connect {
             let id = address.deviceID
             if let waiting = retry[id], waiting.at > now { continue }
-            Task { await self.autoConnect(id) }
+            tasks.start { await self.autoConnect(id) }
         }
         for address in decision.disconnect where !disconnecting.contains(address.deviceID) {
             let id = address.deviceID
             disconnecting.insert(id)
-            Task {
+            let started = tasks.start {
                 try? await self.disconnectNow(id)
-                self.disconnected(id)
+                await self.disconnected(id)
             }
+            if !started { disconnecting.remove(id) }
         }
     }
 

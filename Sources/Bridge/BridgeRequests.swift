@@ -34,15 +34,16 @@ extension BridgeService {
             return
         }
         // Drivers may need the network or a device to answer; the bridge keeps handling other messages meanwhile.
-        Task {
+        let started = tasks.start { [transaction] in
             let result: Result<JSONValue, CommandError>
             do throws(CommandError) {
                 result = .success(try await work())
             } catch {
                 result = .failure(error)
             }
-            self.respond(name, transaction: transaction, result)
+            await self.respond(name, transaction: transaction, result)
         }
+        if !started { respond(name, transaction: transaction, .failure(CommandError("the bridge is stopping"))) }
     }
 
     /// Publishes `bridge/response/<name>`.

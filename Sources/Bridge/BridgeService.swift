@@ -11,6 +11,8 @@ public actor BridgeService: Service {
     let transport: any MQTTTransport
     let drivers: [Integration: any DeviceDriver]
     let inbox: BridgeInbox
+    /// Requests that wait for a driver, and timers, as children of `run()`.
+    let tasks = ServiceTasks()
     let logLevel: LogLevelControl
     let options: BridgeOptions
     let logger: Logger
@@ -59,9 +61,13 @@ public actor BridgeService: Service {
 
     /// Publishes the bridge's retained topics, then handles inputs until graceful shutdown.
     public func run() async throws {
-        start()
-        for await input in inbox.inputs.cancelOnGracefulShutdown() {
-            await handle(input)
+        await withDiscardingTaskGroup { group in
+            group.addTask { await self.tasks.run() }
+            start()
+            for await input in inbox.inputs.cancelOnGracefulShutdown() {
+                await handle(input)
+            }
+            group.cancelAll()
         }
         logger.info("Bridge stopped")
     }
@@ -151,8 +157,8 @@ public actor BridgeService: Service {
     /// Runs `timer` after a delay by enqueueing it, so it is handled in order with everything else.
     func schedule(_ timer: BridgeTimer, after delay: Duration) {
         let inbox = self.inbox
-        Task {
-            try? await Task.sleep(for: delay)
+        tasks.start {
+            guard (try? await Task.sleep(for: delay)) != nil else { return }
             inbox.send(.timer(timer))
         }
     }

@@ -35,13 +35,13 @@ extension BrickController {
             var batch = EV3Batch()
             for instruction in commands.instructions { batch.append(instruction) }
             let what = commands.instructions.map(\.name).joined(separator: ", ")
-            Task {
+            tasks.start { [batch] in
                 let done = await self.request(batch, what: what, report: true)
-                if !done, commands.led != nil { self.revertLED(to: previousLED, from: commands.led) }
+                if !done, commands.led != nil { await self.revertLED(to: previousLED, from: commands.led) }
             }
         }
         for (number, mode) in commands.modes.sorted(by: { $0.key < $1.key }) {
-            Task { await self.selectMode(mode, on: number, reportFailure: true) }
+            tasks.start { await self.selectMode(mode, on: number, reportFailure: true) }
         }
     }
 

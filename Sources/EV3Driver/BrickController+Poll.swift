@@ -84,7 +84,7 @@ extension BrickController {
             }
             if let asked = modeAsked[number], now - asked < .seconds(5) { continue }
             modeAsked[number] = now
-            Task { await self.selectMode(mode, on: number, reportFailure: false) }
+            tasks.start { await self.selectMode(mode, on: number, reportFailure: false) }
         }
     }
 

@@ -38,6 +38,8 @@ actor BrickController {
     let release: AsyncStream<Void>.Continuation
     /// The pause between polls, cut short after a connection and by `/get`.
     let pollPause = PollPause()
+    /// Commands and mode switches the controller starts itself, as children of `run()`.
+    let tasks = ServiceTasks()
     /// User requests waiting for the brick; the device is `busy` while there are any.
     var outstanding = 0
     /// Callers of `connect()` waiting for the outcome of the next attempt.
@@ -71,6 +73,7 @@ actor BrickController {
             setStatus(.connecting)
         }
         await withTaskGroup(of: Void.self) { group in
+            group.addTask { await self.tasks.run() }
             group.addTask { await self.follow() }
             group.addTask { await self.pollLoop() }
             group.addTask { await self.keepConnected() }
