@@ -60,9 +60,11 @@ struct AdvertIngest {
         let base = "bench_ingest_\(kind)"
         let bus = try await DBusDaemon.start()
         let sender = try await sender(on: bus, count: count)
-        let rule = kind == .rssi ? "  connect:\n    - match: {name: \"Bench *\"}\n      policy: never\n" : ""
+        // RSSI alone is published at most once per rssi_interval, so that case needs it at 0s; the thermometers
+        // publish on every new temperature with the defaults.
+        let ble = kind == .rssi ? "  rssi_interval: 0s\n  connect:\n    - match: {name: \"Bench *\"}\n      policy: never\n" : ""
         let config = TestConfig.yaml(
-            port: broker.port, base: base, logLevel: "warning", extra: "ble:\n  enabled: true\n  rssi_interval: 0s\n" + rule)
+            port: broker.port, base: base, logLevel: "warning", extra: "ble:\n  enabled: true\n" + ble)
         let process = try BridgeProcess.start(config: config, environment: ["DBUS_SYSTEM_BUS_ADDRESS": bus.address])
         try await process.waitUntilReady(on: broker, base: base)
         try await waitUntil("\(Self.devices) devices published", timeout: .seconds(60), every: .milliseconds(100)) {

@@ -7,8 +7,9 @@
  *   bluez_sender ADDRESS DEVICES COUNT rssi|pvvx
  *
  * rssi: RSSI only, devices named "Bench NNN". pvvx: RSSI and the pvvx thermometer ServiceData (181A),
- * devices named "ATC_NNNNNN". Prints "ready" once it owns the name, then "sent COUNT start_ns end_ns"
- * (CLOCK_MONOTONIC) after the burst has left its queue. Serves method calls until killed. */
+ * devices named "ATC_NNNNNN". Prints "ready" once it owns the name and the burst is marshalled, then
+ * "sent COUNT start_ns end_ns" (CLOCK_MONOTONIC) once the burst's last byte is in the bus socket: its rate
+ * is how fast the bus takes the signals in. Serves method calls until killed. */
 #include <dbus/dbus.h>
 #include <errno.h>
 #include <poll.h>
@@ -189,6 +190,7 @@ static void prepare(void) {
         int length;
         if (!dbus_message_marshal(message, &bytes, &length)) abort();
         while (wire_length + (size_t)length > capacity) wire = realloc(wire, capacity *= 2);
+        if (!wire) abort();
         memcpy(wire + wire_length, bytes, (size_t)length);
         wire_length += (size_t)length;
         dbus_free(bytes);
