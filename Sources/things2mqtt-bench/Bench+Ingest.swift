@@ -11,7 +11,8 @@ extension Bench {
         ]
         for (kind, what) in kinds {
             print("BLE advert ingest, 100 devices, \(what); the C sender owns org.bluez on a private bus;")
-            print("  bare C libdbus receiver and daemon (until every device's final value is published) each alone on the bus:")
+            print("  bare C libdbus receiver and daemon (until every device's final value is published) each alone on the bus;")
+            print("  the sender's rate is how fast the bus takes the burst in, so the bus bounds the bare receiver too:")
             for count in [20_000, 100_000] {
                 let run = try await AdvertIngest(broker: broker, tools: tools, kind: kind).run(count: count)
                 print(
