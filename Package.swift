@@ -211,6 +211,8 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
+            // The C sender and bare receiver are compiled by the benchmark itself, not linked into it.
+            exclude: ["bare"],
             swiftSettings: strictSettings
         ),
         .target(

@@ -1,46 +1,10 @@
 import BridgeCore
-import DBus
 import Foundation
 import TestSupport
 
-/// BLE figures: advert ingest through the daemon next to a bare libdbus receiver in the same run, CPU per
-/// 1,000 signals, memory through a burst and with 1,000 devices in range.
+/// BLE memory with 1,000 devices in range (advert ingest is `AdvertIngest`).
 struct BLEBench {
     let broker: Broker
-    static let nova = "/org/bluez/hci0/dev_AA_BB_CC_DD_EE_01"
-
-    struct Ingest {
-        var count = 0
-        var timing = BurstTiming()
-        var rssBefore = 0.0
-        var rssAfter = 0.0
-        var finalRSSI: JSONValue?
-    }
-
-    /// A burst of `count` RSSI adverts for one Nova: until the bare receiver has them all, and until the
-    /// daemon has published the burst's last value.
-    func ingest(count: Int) async throws -> Ingest {
-        let standIn = try await BlueZStandIn.start()
-        try await standIn.mock("AddNova", [.string("hci0"), .string("AA:BB:CC:DD:EE:01")])
-        let config = TestConfig.yaml(
-            port: broker.port, base: "bench_ble", logLevel: "warning",
-            extra: "ble:\n  enabled: true\n  rssi_interval: 0s\n  connect:\n    - match: {class: nova}\n      policy: never\n")
-        let process = try BridgeProcess.start(config: config, environment: standIn.environment)
-        try await process.waitUntilReady(on: broker, base: "bench_ble")
-        try await waitUntil("the Nova published", timeout: .seconds(20)) { try await broker.retained("bench_ble/ble_aabbccddee01") != nil }
-
-        var result = Ingest(count: count)
-        result.rssBefore = residentMiB(pid: process.child.pid) ?? .nan
-        result.timing = try await BurstTiming.measure(
-            bus: standIn.daemon.address, device: Self.nova, count: count, daemon: process.child.pid,
-            what: "the burst's last RSSI published",
-            send: { try await standIn.mock("AdvertiseBurst", [.string(Self.nova), .uint32(UInt32(count)), .int32(-50)]) },
-            published: { try await broker.retainedJSON("bench_ble/ble_aabbccddee01")?["rssi"] == -50 })
-        result.rssAfter = residentMiB(pid: process.child.pid) ?? .nan
-        result.finalRSSI = try await broker.retainedJSON("bench_ble/ble_aabbccddee01")?["rssi"]
-        _ = try await process.terminate()
-        return result
-    }
 
     /// The daemon's memory with `count` BLE devices in range and published (admitted through a permit window).
     func memory(devices count: Int) async throws -> Double {
@@ -64,5 +28,4 @@ struct BLEBench {
         _ = try await process.terminate()
         return rss
     }
-
 }

@@ -23,6 +23,9 @@ struct Bench: AsyncParsableCommand {
     @Flag(help: "Only the BLE figures.")
     var bleOnly = false
 
+    @Flag(help: "Only the BLE advert ingest figures (C sender, bare C receiver, daemon).")
+    var ingestOnly = false
+
     @Flag(help: "Only the EV3 figures.")
     var ev3Only = false
 
@@ -30,6 +33,7 @@ struct Bench: AsyncParsableCommand {
         LoggingSystem.bootstrap { _ in SwiftLogNoOpLogHandler() }
         let broker = try await Broker.start()
         print("things2mqtt benchmark (mosquitto on 127.0.0.1:\(broker.port), daemon \(try BridgeProcess.binaryPath()))")
+        if ingestOnly { return try await ingest(broker) }
         if bleOnly { return try await ble(broker) }
         if ev3Only { return try await ev3(broker) }
         try await external(broker)
@@ -54,20 +58,10 @@ struct Bench: AsyncParsableCommand {
         print(String(format: "RSS with %d simulated LIFX lights:            %.1f MiB", lights, rss))
     }
 
-    /// BLE: advert ingest next to a bare libdbus receiver, CPU, memory through a burst and with 1,000 devices.
+    /// BLE: advert ingest against the bare C receiver, memory with 1,000 devices, passive sensors, the Nova.
     private func ble(_ broker: Broker) async throws {
+        try await ingest(broker)
         let bench = BLEBench(broker: broker)
-        let ingest = try await bench.ingest(count: 20_000)
-        let bare = Double(ingest.count) / ingest.timing.bareSeconds
-        let bridge = Double(ingest.count) / ingest.timing.bridgeSeconds
-        print(
-            String(
-                format: "BLE advert burst of %d: bare libdbus receiver %.0f signals/s, through the daemon to the published last value %.0f signals/s (%.0f %%); final rssi %@",
-                ingest.count, bare, bridge, bridge / bare * 100, ingest.finalRSSI?.jsonString ?? "missing"))
-        print(
-            String(
-                format: "BLE daemon CPU %.3f s per 1,000 signals; RSS %.1f MiB before the burst, %.1f MiB after",
-                ingest.timing.cpuPerThousand, ingest.rssBefore, ingest.rssAfter))
         print(String(format: "RSS with 1,000 BLE devices in range and published: %.1f MiB", try await bench.memory(devices: 1000)))
         try await passive(broker)
         let nova = try await NovaBench(broker: broker).run(samples: min(samples, 100))
@@ -108,16 +102,9 @@ struct Bench: AsyncParsableCommand {
         print(String(format: "  daemon RSS with 2 bricks connected and polled: %.1f MiB", figures.rss))
     }
 
-    /// Passive sensors: decoded adverts next to the bare receiver, CPU, memory, a 10 Hz advertiser's publishes.
+    /// Passive sensors: memory, a 10 Hz advertiser's publishes.
     private func passive(_ broker: Broker) async throws {
         let bench = PassiveBench(broker: broker)
-        let ingest = try await bench.ingest(count: 20_000)
-        let bare = Double(ingest.count) / ingest.timing.bareSeconds
-        let bridge = Double(ingest.count) / ingest.timing.bridgeSeconds
-        print(
-            String(
-                format: "BTHome burst of %d adverts, each a new value: bare libdbus receiver %.0f/s, decoded and published by the daemon %.0f/s (%.0f %%), CPU %.3f s per 1,000 adverts; final temperature %@",
-                ingest.count, bare, bridge, bridge / bare * 100, ingest.timing.cpuPerThousand, ingest.final?.jsonString ?? "missing"))
         let memory = try await bench.memory(count: 1000)
         print(
             String(

@@ -1,19 +1,12 @@
 import BridgeCore
-import DBus
 import Foundation
 import TestSupport
 
-/// Passive sensors: decoded adverts through the daemon next to a bare libdbus receiver, CPU per advert, memory
-/// with 1,000 sensors and after 1,000 random addresses, and what a 10 Hz advertiser costs the broker.
+/// Passive sensors: memory with 1,000 sensors and after 1,000 random addresses, and what a 10 Hz advertiser
+/// costs the broker (decoded advert ingest is `AdvertIngest`).
 struct PassiveBench {
     let broker: Broker
     static let sensor = BlueZStandIn.devicePath("02:B7:00:00:FF:FF")
-
-    struct Ingest {
-        var count = 0
-        var timing = BurstTiming()
-        var final: JSONValue?
-    }
 
     /// The daemon on a fresh stand-in, with `ble` lines, ready.
     private func daemon(base: String, ble: String = "") async throws -> (BlueZStandIn, BridgeProcess) {
@@ -22,22 +15,6 @@ struct PassiveBench {
         let process = try BridgeProcess.start(config: config, environment: standIn.environment)
         try await process.waitUntilReady(on: broker, base: base)
         return (standIn, process)
-    }
-
-    /// A burst of BTHome adverts, each a new packet with a new temperature: until the bare receiver has them all,
-    /// and until the daemon has published the last one's value.
-    func ingest(count: Int) async throws -> Ingest {
-        let (standIn, process) = try await daemon(base: "bench_passive")
-        try await standIn.mock("AddDevice", [.string("hci0"), .string("02:B7:00:00:FF:FF"), .string("BTHome")])
-        let timing = try await BurstTiming.measure(
-            bus: standIn.daemon.address, device: Self.sensor, count: count, daemon: process.child.pid,
-            what: "the burst's last value published",
-            send: { try await standIn.mock("AdvertiseBTHomeBurst", [.string(Self.sensor), .uint32(UInt32(count))]) },
-            published: { try await broker.retainedJSON("bench_passive/ble_02b70000ffff")?["temperature"] == -40 })
-        var result = Ingest(count: count, timing: timing)
-        result.final = try await broker.retainedJSON("bench_passive/ble_02b70000ffff")?["temperature"]
-        _ = try await process.terminate()
-        return result
     }
 
     struct Memory {

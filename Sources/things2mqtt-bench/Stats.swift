@@ -27,10 +27,22 @@ struct LatencySample {
 let settleBeforeRSS: Duration = .seconds(11)
 
 /// Resident memory of a process in MiB, from /proc.
-func residentMiB(pid: Int32) -> Double? {
+func residentMiB(pid: Int32) -> Double? { statusMiB(pid: pid, field: "VmRSS:") }
+
+/// Peak resident memory of a process in MiB (`VmHWM`), since it started or since `resetPeakResident`.
+func peakResidentMiB(pid: Int32) -> Double? { statusMiB(pid: pid, field: "VmHWM:") }
+
+/// A memory line of `/proc/<pid>/status` (in kB there) in MiB.
+private func statusMiB(pid: Int32, field: String) -> Double? {
     guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
-        let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") }),
+        let line = status.split(separator: "\n").first(where: { $0.hasPrefix(field) }),
         let kb = Double(line.split(separator: " ").dropFirst().first ?? "")
     else { return nil }
     return kb / 1024
+}
+
+/// Restarts a process's peak resident memory from its current size (Linux `clear_refs` 5), so the peak that
+/// follows is the burst's and not the start-up's; without the right to do so the peak is the lifetime's.
+func resetPeakResident(pid: Int32) {
+    try? "5".write(toFile: "/proc/\(pid)/clear_refs", atomically: false, encoding: .utf8)
 }

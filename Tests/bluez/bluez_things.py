@@ -432,18 +432,6 @@ def _bthome(packet, centidegrees):
 
 
 @dbus.service.method(BLUEZ_MOCK_IFACE, in_signature='su', out_signature='')
-def AdvertiseBTHomeBurst(self, device_path, count):
-    '''`count` BTHome adverts in a row from one sensor, each with the next packet id and a temperature
-    0.1 °C away from the one before (a change every advert); only the last one is -40.00 °C.'''
-    device = _object(device_path)
-    for index in range(count):
-        steps = count - 1 - index
-        centidegrees = -4000 if steps == 0 else 2500 + (steps % 1000) * 10
-        data = dbus.Dictionary({BTHOME_SERVICE: _bthome(index, centidegrees)}, signature='sv', variant_level=1)
-        _changed(device, DEVICE_IFACE, {'RSSI': dbus.Int16(-60, variant_level=1), 'ServiceData': data})
-
-
-@dbus.service.method(BLUEZ_MOCK_IFACE, in_signature='su', out_signature='')
 def AddBTHomeSensors(self, adapter_device_name, count):
     '''`count` BTHome thermometers (addresses 02:B7:00:00:hh:ll), each found by BlueZ and heard once.'''
     for index in range(count):

@@ -1,0 +1,29 @@
+import TestSupport
+
+extension Bench {
+    /// Advert ingest: the C sender's bursts for 100 devices, taken by the bare C receiver and by the daemon.
+    func ingest(_ broker: Broker) async throws {
+        let tools = try await BareC.build()
+        defer { tools.directory.remove() }
+        let kinds: [(AdvertIngest.Kind, String)] = [
+            (.rssi, "RSSI only, devices admitted by a ble.connect rule"),
+            (.pvvx, "RSSI and pvvx service data, passive thermometers, each advert a new temperature"),
+        ]
+        for (kind, what) in kinds {
+            print("BLE advert ingest, 100 devices, \(what); the C sender owns org.bluez on a private bus;")
+            print("  bare C libdbus receiver and daemon (until every device's final value is published) each alone on the bus;")
+            print("  the sender's rate is how fast the bus takes the burst in, so the bus bounds the bare receiver too:")
+            for count in [20_000, 100_000] {
+                let run = try await AdvertIngest(broker: broker, tools: tools, kind: kind).run(count: count)
+                print(
+                    String(
+                        format: "  %6d signals: sender %.0f/s (bare run) %.0f/s (daemon run); bare C %.0f/s; daemon %.0f/s (%.0f %% of bare C, %d state messages)",
+                        count, run.senderForBare, run.senderForDaemon, run.bare, run.daemon, run.daemon / run.bare * 100, run.published))
+                print(
+                    String(
+                        format: "          CPU per 1,000 signals: daemon %.3f s, bare C %.4f s; daemon RSS %.1f MiB before, %.1f MiB peak, %.1f MiB after (%d s later)",
+                        run.daemonCPU, run.bareCPU, run.rssBefore, run.rssPeak, run.rssAfter, Int(settleBeforeRSS.components.seconds)))
+            }
+        }
+    }
+}

@@ -1,0 +1,262 @@
+/* A BlueZ stand-in that outruns its receivers: owns org.bluez on the bus given, answers GetManagedObjects
+ * with adapter hci0 and DEVICES devices, and on SIGUSR1 sends COUNT PropertiesChanged signals on
+ * org.bluez.Device1 round-robin over the devices, marshalled beforehand and written in large chunks, then
+ * prints its own rate. Every device's last signal carries a value no earlier one has (RSSI -40 or
+ * 40.00 °C), so a receiver can tell when it has the final state.
+ *
+ *   bluez_sender ADDRESS DEVICES COUNT rssi|pvvx
+ *
+ * rssi: RSSI only, devices named "Bench NNN". pvvx: RSSI and the pvvx thermometer ServiceData (181A),
+ * devices named "ATC_NNNNNN". Prints "ready" once it owns the name and the burst is marshalled, then
+ * "sent COUNT start_ns end_ns" (CLOCK_MONOTONIC) once the burst's last byte is in the bus socket: its rate
+ * is how fast the bus takes the signals in. Serves method calls until killed. */
+#include <dbus/dbus.h>
+#include <errno.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#define SERVICE_181A "0000181a-0000-1000-8000-00805f9b34fb"
+
+static volatile sig_atomic_t go = 0;
+static int devices, count, pvvx;
+
+static void on_usr1(int sig) { (void)sig; go = 1; }
+
+static long long now_ns(void) {
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (long long)t.tv_sec * 1000000000LL + t.tv_nsec;
+}
+
+static void address_of(int index, unsigned char mac[6]) {
+    unsigned char base[6] = {0xA4, 0xC1, 0x38, 0x00, (unsigned char)(index >> 8), (unsigned char)(index & 0xFF)};
+    memcpy(mac, base, 6);
+}
+
+static void variant_basic(DBusMessageIter *parent, int type, const char *signature, const void *value) {
+    DBusMessageIter variant;
+    dbus_message_iter_open_container(parent, DBUS_TYPE_VARIANT, signature, &variant);
+    dbus_message_iter_append_basic(&variant, type, value);
+    dbus_message_iter_close_container(parent, &variant);
+}
+
+static void entry_basic(DBusMessageIter *dict, const char *key, int type, const char *signature, const void *value) {
+    DBusMessageIter entry;
+    dbus_message_iter_open_container(dict, DBUS_TYPE_DICT_ENTRY, NULL, &entry);
+    dbus_message_iter_append_basic(&entry, DBUS_TYPE_STRING, &key);
+    variant_basic(&entry, type, signature, value);
+    dbus_message_iter_close_container(dict, &entry);
+}
+
+/* ServiceData as BlueZ sends it: a{sv}, the 128-bit UUID to a variant holding ay. pvvx layout: MAC reversed,
+ * temperature s16 x0.01 degC, humidity u16 x0.01 %, battery mV u16, battery %, counter, flags; little-endian. */
+static void entry_service_data(DBusMessageIter *dict, int index, int centidegrees, unsigned char counter) {
+    unsigned char mac[6], payload[15];
+    address_of(index, mac);
+    for (int i = 0; i < 6; i++) payload[i] = mac[5 - i];
+    unsigned short humidity = 5000, millivolts = 3000;
+    payload[6] = centidegrees & 0xFF; payload[7] = (centidegrees >> 8) & 0xFF;
+    payload[8] = humidity & 0xFF; payload[9] = humidity >> 8;
+    payload[10] = millivolts & 0xFF; payload[11] = millivolts >> 8;
+    payload[12] = 90; payload[13] = counter; payload[14] = 0;
+    const unsigned char *bytes = payload;
+    const char *key = "ServiceData", *uuid = SERVICE_181A;
+    DBusMessageIter entry, variant, services, service, inner, array;
+    dbus_message_iter_open_container(dict, DBUS_TYPE_DICT_ENTRY, NULL, &entry);
+    dbus_message_iter_append_basic(&entry, DBUS_TYPE_STRING, &key);
+    dbus_message_iter_open_container(&entry, DBUS_TYPE_VARIANT, "a{sv}", &variant);
+    dbus_message_iter_open_container(&variant, DBUS_TYPE_ARRAY, "{sv}", &services);
+    dbus_message_iter_open_container(&services, DBUS_TYPE_DICT_ENTRY, NULL, &service);
+    dbus_message_iter_append_basic(&service, DBUS_TYPE_STRING, &uuid);
+    dbus_message_iter_open_container(&service, DBUS_TYPE_VARIANT, "ay", &inner);
+    dbus_message_iter_open_container(&inner, DBUS_TYPE_ARRAY, "y", &array);
+    dbus_message_iter_append_fixed_array(&array, DBUS_TYPE_BYTE, &bytes, 15);
+    dbus_message_iter_close_container(&inner, &array);
+    dbus_message_iter_close_container(&service, &inner);
+    dbus_message_iter_close_container(&services, &service);
+    dbus_message_iter_close_container(&variant, &services);
+    dbus_message_iter_close_container(&entry, &variant);
+    dbus_message_iter_close_container(dict, &entry);
+}
+
+static void device_path(int index, char *path, size_t size) {
+    unsigned char mac[6];
+    address_of(index, mac);
+    snprintf(path, size, "/org/bluez/hci0/dev_%02X_%02X_%02X_%02X_%02X_%02X", mac[0], mac[1], mac[2], mac[3], mac[4], mac[5]);
+}
+
+/* One advert: PropertiesChanged("org.bluez.Device1", {RSSI[, ServiceData]}, []). */
+static DBusMessage *advert(int index, int round, int last) {
+    char path[64];
+    device_path(index, path, sizeof path);
+    DBusMessage *message = dbus_message_new_signal(path, "org.freedesktop.DBus.Properties", "PropertiesChanged");
+    const char *interface = "org.bluez.Device1";
+    dbus_int16_t rssi = last ? -40 : (dbus_int16_t)(-60 - round % 20);
+    DBusMessageIter args, dict, invalidated;
+    dbus_message_iter_init_append(message, &args);
+    dbus_message_iter_append_basic(&args, DBUS_TYPE_STRING, &interface);
+    dbus_message_iter_open_container(&args, DBUS_TYPE_ARRAY, "{sv}", &dict);
+    entry_basic(&dict, "RSSI", DBUS_TYPE_INT16, "n", &rssi);
+    if (pvvx) entry_service_data(&dict, index, last ? 4000 : 2000 + (round % 2) * 100, (unsigned char)round);
+    dbus_message_iter_close_container(&args, &dict);
+    dbus_message_iter_open_container(&args, DBUS_TYPE_ARRAY, "s", &invalidated);
+    dbus_message_iter_close_container(&args, &invalidated);
+    return message;
+}
+
+/* One object of the GetManagedObjects reply: path -> {interface -> properties}. */
+static void object(DBusMessageIter *objects, const char *path, const char *interface, int index) {
+    DBusMessageIter entry, interfaces, ientry, props;
+    dbus_message_iter_open_container(objects, DBUS_TYPE_DICT_ENTRY, NULL, &entry);
+    dbus_message_iter_append_basic(&entry, DBUS_TYPE_OBJECT_PATH, &path);
+    dbus_message_iter_open_container(&entry, DBUS_TYPE_ARRAY, "{sa{sv}}", &interfaces);
+    dbus_message_iter_open_container(&interfaces, DBUS_TYPE_DICT_ENTRY, NULL, &ientry);
+    dbus_message_iter_append_basic(&ientry, DBUS_TYPE_STRING, &interface);
+    dbus_message_iter_open_container(&ientry, DBUS_TYPE_ARRAY, "{sv}", &props);
+    dbus_bool_t yes = TRUE, no = FALSE;
+    if (index < 0) {
+        const char *address = "00:11:22:33:44:55";
+        entry_basic(&props, "Address", DBUS_TYPE_STRING, "s", &address);
+        entry_basic(&props, "Powered", DBUS_TYPE_BOOLEAN, "b", &yes);
+        entry_basic(&props, "Discovering", DBUS_TYPE_BOOLEAN, "b", &yes);
+    } else {
+        unsigned char mac[6];
+        char address[18], name[24];
+        address_of(index, mac);
+        snprintf(address, sizeof address, "%02X:%02X:%02X:%02X:%02X:%02X", mac[0], mac[1], mac[2], mac[3], mac[4], mac[5]);
+        if (pvvx) snprintf(name, sizeof name, "ATC_%02X%02X%02X", mac[3], mac[4], mac[5]);
+        else snprintf(name, sizeof name, "Bench %03d", index);
+        const char *a = address, *n = name, *type = "public", *adapter = "/org/bluez/hci0";
+        dbus_int16_t rssi = -70;
+        entry_basic(&props, "Address", DBUS_TYPE_STRING, "s", &a);
+        entry_basic(&props, "AddressType", DBUS_TYPE_STRING, "s", &type);
+        entry_basic(&props, "Name", DBUS_TYPE_STRING, "s", &n);
+        entry_basic(&props, "Alias", DBUS_TYPE_STRING, "s", &n);
+        entry_basic(&props, "Adapter", DBUS_TYPE_OBJECT_PATH, "o", &adapter);
+        entry_basic(&props, "Connected", DBUS_TYPE_BOOLEAN, "b", &no);
+        entry_basic(&props, "RSSI", DBUS_TYPE_INT16, "n", &rssi);
+        if (pvvx) entry_service_data(&props, index, 2100, 255);
+    }
+    dbus_message_iter_close_container(&ientry, &props);
+    dbus_message_iter_close_container(&interfaces, &ientry);
+    dbus_message_iter_close_container(&entry, &interfaces);
+    dbus_message_iter_close_container(objects, &entry);
+}
+
+static DBusMessage *managed_objects(DBusMessage *call) {
+    DBusMessage *reply = dbus_message_new_method_return(call);
+    DBusMessageIter args, objects;
+    dbus_message_iter_init_append(reply, &args);
+    dbus_message_iter_open_container(&args, DBUS_TYPE_ARRAY, "{oa{sa{sv}}}", &objects);
+    object(&objects, "/org/bluez/hci0", "org.bluez.Adapter1", -1);
+    for (int index = 0; index < devices; index++) {
+        char path[64];
+        device_path(index, path, sizeof path);
+        object(&objects, path, "org.bluez.Device1", index);
+    }
+    dbus_message_iter_close_container(&args, &objects);
+    return reply;
+}
+
+/* Every call but GetManagedObjects gets an empty return: the daemon only starts discovery, which is on. */
+static DBusHandlerResult on_message(DBusConnection *connection, DBusMessage *message, void *data) {
+    (void)data;
+    if (dbus_message_get_type(message) != DBUS_MESSAGE_TYPE_METHOD_CALL) return DBUS_HANDLER_RESULT_NOT_YET_HANDLED;
+    DBusMessage *reply = dbus_message_is_method_call(message, "org.freedesktop.DBus.ObjectManager", "GetManagedObjects")
+        ? managed_objects(message) : dbus_message_new_method_return(message);
+    dbus_connection_send(connection, reply, NULL);
+    dbus_message_unref(reply);
+    return DBUS_HANDLER_RESULT_HANDLED;
+}
+
+/* The burst, marshalled up front into one buffer: libdbus writes each message it sends with a syscall of its
+ * own, which made the sender slower than the bus and its receivers. Serials are taken from a range libdbus's
+ * own counter never reaches in this program's life; the bus fills in the sender. */
+static char *wire;
+static size_t wire_length;
+
+static void prepare(void) {
+    size_t capacity = 1 << 20;
+    wire = malloc(capacity);
+    for (int k = 0; k < count; k++) {
+        DBusMessage *message = advert(k % devices, k / devices, k >= count - devices);
+        dbus_message_set_serial(message, 0x40000000u + (dbus_uint32_t)k);
+        char *bytes;
+        int length;
+        if (!dbus_message_marshal(message, &bytes, &length)) abort();
+        while (wire_length + (size_t)length > capacity) wire = realloc(wire, capacity *= 2);
+        if (!wire) abort();
+        memcpy(wire + wire_length, bytes, (size_t)length);
+        wire_length += (size_t)length;
+        dbus_free(bytes);
+        dbus_message_unref(message);
+    }
+}
+
+static void burst(DBusConnection *connection) {
+    int fd;
+    dbus_connection_flush(connection);
+    if (!dbus_connection_get_unix_fd(connection, &fd)) abort();
+    long long start = now_ns();
+    size_t done = 0;
+    while (done < wire_length) {
+        size_t chunk = wire_length - done < 65536 ? wire_length - done : 65536;
+        ssize_t written = write(fd, wire + done, chunk);
+        if (written > 0) {
+            done += (size_t)written;
+        } else if (written < 0 && (errno == EAGAIN || errno == EINTR)) {
+            struct pollfd out = {.fd = fd, .events = POLLOUT};
+            poll(&out, 1, -1);
+        } else {
+            perror("write");
+            exit(1);
+        }
+    }
+    long long end = now_ns();
+    printf("sent %d %lld %lld\n", count, start, end);
+    fflush(stdout);
+}
+
+int main(int argc, char **argv) {
+    if (argc != 5) {
+        fprintf(stderr, "usage: %s ADDRESS DEVICES COUNT rssi|pvvx\n", argv[0]);
+        return 2;
+    }
+    devices = atoi(argv[2]);
+    count = atoi(argv[3]);
+    pvvx = strcmp(argv[4], "pvvx") == 0;
+    if (devices < 1 || devices > 65535 || count < devices) {
+        fprintf(stderr, "need 1 <= DEVICES <= 65535 and COUNT >= DEVICES\n");
+        return 2;
+    }
+    signal(SIGUSR1, on_usr1);
+    DBusError error;
+    dbus_error_init(&error);
+    DBusConnection *connection = dbus_connection_open_private(argv[1], &error);
+    if (!connection || !dbus_bus_register(connection, &error)) {
+        fprintf(stderr, "cannot connect: %s\n", error.message);
+        return 1;
+    }
+    if (dbus_bus_request_name(connection, "org.bluez", DBUS_NAME_FLAG_DO_NOT_QUEUE, &error)
+        != DBUS_REQUEST_NAME_REPLY_PRIMARY_OWNER) {
+        fprintf(stderr, "cannot own org.bluez: %s\n", error.message ? error.message : "taken");
+        return 1;
+    }
+    dbus_connection_add_filter(connection, on_message, NULL, NULL);
+    prepare();
+    printf("ready\n");
+    fflush(stdout);
+    int sent = 0;
+    while (dbus_connection_read_write_dispatch(connection, 20)) {
+        if (go && !sent) {
+            burst(connection);
+            sent = 1;
+        }
+    }
+    return 0;
+}
