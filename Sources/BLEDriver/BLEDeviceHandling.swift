@@ -13,7 +13,8 @@ extension BLEDriver {
         let hasData = !properties.isDisjoint(with: ["ServiceData", "ManufacturerData"])
         let results = hasData ? PassiveDecoder.decode(advert(of: device), formats: passiveFormats) : []
         if tracked[path] == nil, !admit(device, address, passive: results.first(where: \.isRecognised)?.format) { return }
-        guard var entry = tracked[path] else { return }
+        // Taken out while it changes, so its windows and tables are changed in place rather than copied.
+        guard var entry = tracked.removeValue(forKey: path) else { return }
         // The descriptor depends on these only; adverts (RSSI, data) do not rebuild it.
         var describe = entry.descriptor == nil || !properties.isDisjoint(with: ["Name", "Alias", "UUIDs", "Adapter"])
         if describe {
@@ -106,7 +107,9 @@ extension BLEDriver {
         }
         let statusMoved = entry.status != status
         if statusMoved { setDeviceStatus(path, status) }
-        if signalMoved || statusMoved { applyPolicies() }
+        // A status change is reviewed at once; a signal that moved, at most every policyPause (the once-a-second
+        // sweep catches the rest): the policies weigh every device, and adverts come by the thousand.
+        if statusMoved || (signalMoved && now - policiesRun >= Self.policyPause) { applyPolicies() }
     }
 
     func setDeviceStatus(_ path: String, _ status: DeviceStatus) {

@@ -29,6 +29,8 @@ public actor BLEDriver: DeviceDriver, ConnectionControl {
     /// Manual connects and disconnects, which override the policies until the next one or a restart.
     var manual: [DeviceID: KnownDevice.Manual] = [:]
     var policy: ConnectPolicy
+    /// When the policies were last applied (`now`).
+    var policiesRun = -Double.infinity
     /// Automatic disconnects under way, so a policy review does not send another.
     var disconnecting: Set<DeviceID> = []
     /// Nova flashes, by device.

@@ -3,8 +3,12 @@ import BridgeCore
 
 /// The auto-connect policies, applied after every change of signal or status and once a second.
 extension BLEDriver {
+    /// The least time between two reviews that a moving signal starts, in seconds.
+    static let policyPause = 0.25
+
     func applyPolicies() {
         guard client != nil, status.state == .running else { return }
+        policiesRun = now
         let devices = tracked.values.map { entry in
             KnownDevice(
                 address: entry.address, name: entry.name, services: entry.services,

@@ -40,8 +40,10 @@ public struct SignalWindow: Sendable, Hashable {
     /// Adds a reading taken at `time` (seconds on a monotonic clock); the "unavailable" value is ignored.
     public mutating func add(rssi: Int, at time: Double) {
         guard rssi != Signal.unavailableRSSI else { return }
-        samples.removeAll { $0.at < time - window }
-        if samples.count >= capacity { samples.removeFirst(samples.count - capacity + 1) }
+        // Samples come in time order: the stale ones are a prefix.
+        let stale = samples.firstIndex { $0.at >= time - window } ?? samples.count
+        let excess = max(samples.count - stale - capacity + 1, 0)
+        if stale + excess > 0 { samples.removeFirst(stale + excess) }
         samples.append(Sample(rssi: rssi, at: time))
     }
 
@@ -49,10 +51,15 @@ public struct SignalWindow: Sendable, Hashable {
     /// reading stands: a device that stops advertising keeps its last value. Nil before the first reading.
     public func rssi(at now: Double) -> Double? {
         guard let latest = samples.last else { return nil }
-        let recent = samples.filter { $0.at >= now - window }
-        guard !recent.isEmpty else { return Double(latest.rssi) }
         // Summed as Double: an absurd value from the bus must not overflow an integer sum.
-        return recent.reduce(0.0) { $0 + Double($1.rssi) } / Double(recent.count)
+        var sum = 0.0
+        var count = 0
+        for sample in samples where sample.at >= now - window {
+            sum += Double(sample.rssi)
+            count += 1
+        }
+        guard count > 0 else { return Double(latest.rssi) }
+        return sum / Double(count)
     }
 
     /// The averaged signal, 0.0–1.0, or nil before the first reading.

@@ -1,5 +1,3 @@
-import Foundation
-
 /// A JSON document held as a value: the lingua franca of MQTT payloads, device state and config overrides.
 public enum JSONValue: Sendable, Hashable {
     case null
@@ -54,17 +52,6 @@ extension JSONValue {
     public static func parse(_ bytes: [UInt8]) -> JSONValue? {
         try? parse(bytes, limits: .payload)
     }
-
-    /// Serialises with sorted keys so identical documents give identical bytes.
-    public var jsonString: String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        guard let data = try? encoder.encode(self) else { return "null" }
-        return String(decoding: data, as: UTF8.self)
-    }
-
-    /// The UTF-8 bytes of `jsonString`.
-    public var jsonBytes: [UInt8] { Array(jsonString.utf8) }
 
     /// The wrapped object, if this is one.
     public var objectValue: [String: JSONValue]? {
