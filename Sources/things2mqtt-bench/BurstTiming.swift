@@ -1,6 +1,7 @@
 import DBus
 import Foundation
 import TestSupport
+import Support
 
 /// One burst of adverts from one device, timed twice in the same run: until a bare libdbus receiver on the
 /// bus has all of them, and until the daemon has published the burst's last value; with the daemon's CPU
