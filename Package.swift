@@ -83,7 +83,7 @@ let package = Package(
         .target(
             name: "BlueZ",
             dependencies: [
-                "DBus", "BLEModels", "BridgeCore", "Support",
+                "DBus", "BLEModels", "Support",
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strictSettings
