@@ -37,22 +37,23 @@ let package = Package(
             dependencies: [
                 "CMosquitto",
                 "BridgeCore",
+                "Support",
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strictSettings
         ),
-        .target(name: "ThreadHandoff", swiftSettings: strictSettings),
+        .target(name: "Support", swiftSettings: strictSettings),
         .target(
             name: "DBus",
             dependencies: [
-                "CDBus", "ThreadHandoff",
+                "CDBus", "Support",
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strictSettings
         ),
         .target(
             name: "BridgeCore",
-            dependencies: [.product(name: "Logging", package: "swift-log")],
+            dependencies: ["Support", .product(name: "Logging", package: "swift-log")],
             swiftSettings: strictSettings
         ),
         .target(
@@ -62,6 +63,7 @@ let package = Package(
                 "BLEModels",
                 "BLEFormats",
                 "EV3Protocol",
+                "Support",
                 .product(name: "Yams", package: "Yams"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -72,6 +74,7 @@ let package = Package(
             dependencies: [
                 "BridgeCore",
                 "BridgeConfig",
+                "Support",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
@@ -80,7 +83,7 @@ let package = Package(
         .target(
             name: "BlueZ",
             dependencies: [
-                "DBus", "BLEModels", "BridgeCore",
+                "DBus", "BLEModels", "Support",
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strictSettings
@@ -88,34 +91,35 @@ let package = Package(
         .target(
             name: "BLEDriver",
             dependencies: [
-                "BlueZ", "DBus", "BLEModels", "BLEFormats", "BridgeCore", "BridgeConfig",
+                "BlueZ", "DBus", "BLEModels", "BLEFormats", "BridgeCore", "BridgeConfig", "Support",
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strictSettings
         ),
         .target(
             name: "LIFXModels",
-            dependencies: ["BridgeCore"],
+            dependencies: ["BridgeCore", "Support"],
             swiftSettings: strictSettings
         ),
         .target(
             name: "BLEModels",
-            dependencies: ["BridgeCore"],
+            dependencies: ["BridgeCore", "Support"],
             swiftSettings: strictSettings
         ),
         .target(
             name: "BLEFormats",
-            dependencies: ["BLEModels", "BridgeCore"],
+            dependencies: ["BLEModels", "BridgeCore", "Support"],
             swiftSettings: strictSettings
         ),
         .target(
             name: "EV3Protocol",
+            dependencies: ["Support"],
             swiftSettings: strictSettings
         ),
         .target(
             name: "EV3Link",
             dependencies: [
-                "EV3Protocol", "BridgeCore", "ThreadHandoff",
+                "EV3Protocol", "Support",
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strictSettings
@@ -123,7 +127,7 @@ let package = Package(
         .target(
             name: "EV3Driver",
             dependencies: [
-                "EV3Link", "EV3Protocol", "BridgeCore", "BridgeConfig",
+                "EV3Link", "EV3Protocol", "BridgeCore", "BridgeConfig", "Support",
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strictSettings
@@ -132,7 +136,7 @@ let package = Package(
         .target(
             name: "EV3Simulator",
             dependencies: [
-                "EV3Protocol", "CSimPTY",
+                "EV3Protocol", "CSimPTY", "Support",
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strictSettings
@@ -142,6 +146,7 @@ let package = Package(
             dependencies: [
                 "BridgeCore",
                 "LIFXModels",
+                "Support",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
@@ -152,6 +157,7 @@ let package = Package(
         .target(
             name: "LIFXSimulator",
             dependencies: [
+                "Support",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
@@ -208,6 +214,7 @@ let package = Package(
                 "EV3Simulator",
                 "EV3Protocol",
                 "EV3Link",
+                "Support",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
@@ -225,8 +232,13 @@ let package = Package(
             swiftSettings: strictSettings
         ),
         .testTarget(
+            name: "SupportTests",
+            dependencies: ["Support"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
             name: "BridgeCoreTests",
-            dependencies: ["BridgeCore", "BridgeConfig", "Bridge", "TestSupport", "EV3Protocol"],
+            dependencies: ["BridgeCore", "BridgeConfig", "Bridge", "Support", "TestSupport", "EV3Protocol"],
             swiftSettings: strictSettings
         ),
         .testTarget(
@@ -244,18 +256,18 @@ let package = Package(
         ),
         .testTarget(
             name: "BLEModelsTests",
-            dependencies: ["BLEModels", "BridgeCore", "TestSupport"],
+            dependencies: ["BLEModels", "BridgeCore", "Support", "TestSupport"],
             swiftSettings: strictSettings
         ),
         .testTarget(
             name: "BLEFormatsTests",
-            dependencies: ["BLEFormats", "BLEModels", "BridgeCore", "TestSupport"],
+            dependencies: ["BLEFormats", "BLEModels", "BridgeCore", "Support", "TestSupport"],
             swiftSettings: strictSettings
         ),
         .testTarget(
             name: "BlueZTests",
             dependencies: [
-                "BlueZ", "DBus", "BLEModels", "BLEFormats", "BridgeCore", "TestSupport", .product(name: "Logging", package: "swift-log"),
+                "BlueZ", "DBus", "BLEModels", "BLEFormats", "BridgeCore", "Support", "TestSupport", .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strictSettings
         ),
@@ -267,7 +279,7 @@ let package = Package(
         .testTarget(
             name: "EV3LinkTests",
             dependencies: [
-                "EV3Link", "EV3Simulator", "EV3Protocol", "BridgeCore", "TestSupport",
+                "EV3Link", "EV3Simulator", "EV3Protocol", "Support", "TestSupport",
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strictSettings
@@ -288,7 +300,7 @@ let package = Package(
             name: "IntegrationTests",
             dependencies: [
                 "TestSupport", "Mosquitto", "LIFXSimulator", "BridgeCore", "Bridge", "BridgeConfig", "Things2MQTTApp", "DBus",
-                "BLEDriver", "BLEModels", "BLEFormats", "EV3Simulator", "EV3Protocol",
+                "BLEDriver", "BLEModels", "BLEFormats", "EV3Simulator", "EV3Protocol", "Support",
             ],
             swiftSettings: strictSettings
         ),

@@ -1,13 +1,14 @@
 public import BLEModels
 public import BridgeCore
 public import BLEFormats
+public import Support
 
 /// The descriptors BLE devices get: what `bridge/devices` and Home Assistant show for them.
 public enum BLEDescriptors {
     /// A BLE device: signal, RSSI and last seen as diagnostic entities (the first two disabled by default, as
     /// zigbee2mqtt does for link quality); a Nova flash is also a light.
     public static func device(
-        id: DeviceID, address: BLEAddress, name: String?, services: [BLEUUID], adapter: String? = nil
+        id: DeviceID, address: BluetoothAddress, name: String?, services: [BLEUUID], adapter: String? = nil
     ) -> DeviceDescriptor {
         var details: [String: JSONValue] = ["address": .string(address.description)]
         if !services.isEmpty { details["services"] = .array(services.map { .string($0.description) }) }

@@ -4,6 +4,7 @@ import BridgeCore
 import BlueZ
 import DBus
 import Foundation
+import Support
 
 /// Devices: which appear, their signal, data, last-seen time and status.
 extension BLEDriver {
@@ -59,7 +60,7 @@ extension BLEDriver {
 
     /// Whether a device BlueZ reports appears: a rule, the config, the remembered set, the permit window or
     /// a passive format of `ble.passive` admits it; anything else is only counted.
-    private func admit(_ device: BlueZDevice, _ address: BLEAddress, passive: PassiveFormat?) -> Bool {
+    private func admit(_ device: BlueZDevice, _ address: BluetoothAddress, passive: PassiveFormat?) -> Bool {
         let id = address.deviceID
         let view = KnownDevice(
             address: address, name: device.name, services: Set(device.services), status: .available,

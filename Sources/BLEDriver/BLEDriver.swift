@@ -5,6 +5,7 @@ import BlueZ
 public import DBus
 import Foundation
 public import Logging
+import Support
 
 /// BLE devices through BlueZ: discovery with signal strength, device status, which devices appear
 /// (rules, configured, remembered, permit window), and connections on request.

@@ -3,6 +3,7 @@ import BLEModels
 import BridgeCore
 import BlueZ
 import DBus
+import Support
 
 /// GATT on MQTT: `ble/read`, `ble/write` and `ble/notify` on any characteristic of a device.
 ///
@@ -26,7 +27,7 @@ extension BLEDriver {
         let bytes: [UInt8]
         switch (payload["hex"]?.stringValue, payload["text"]?.stringValue) {
         case (let hex?, nil):
-            do throws(BLEFormatError) { bytes = try Hex.bytes(hex) } catch { throw CommandError("ble/write: \(error)") }
+            do throws(HexError) { bytes = try Hex.bytes(hex) } catch { throw CommandError("ble/write: \(error)") }
         case (nil, let text?): bytes = Array(text.utf8)
         default: throw CommandError("ble/write needs \"hex\" or \"text\" (one of them, as a string)")
         }

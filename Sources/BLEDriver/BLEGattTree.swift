@@ -3,6 +3,7 @@ import BLEModels
 import BridgeCore
 import BlueZ
 import DBus
+import Support
 
 /// The GATT tree of connected devices in `bridge/devices`, and notified values in their state.
 extension BLEDriver {

@@ -1,5 +1,6 @@
 import BLEModels
 import BridgeCore
+import Support
 
 /// The auto-connect policies, applied after every change of signal or status and once a second.
 extension BLEDriver {

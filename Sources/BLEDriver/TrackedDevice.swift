@@ -2,11 +2,12 @@ import BLEModels
 import BridgeCore
 import BLEFormats
 import BlueZ
+import Support
 
 /// What the driver keeps for a device it publishes.
 struct TrackedDevice {
     let id: DeviceID
-    let address: BLEAddress
+    let address: BluetoothAddress
     var window = SignalWindow()
     /// The status last reported; nil until the first, so availability is known from the start.
     var status: DeviceStatus?
@@ -33,7 +34,7 @@ struct TrackedDevice {
     /// Device Information strings read on connect (manufacturer, model, firmware, …).
     var information: [String: String] = [:]
 
-    init(id: DeviceID, address: BLEAddress, settings: BLESettingsFigures) {
+    init(id: DeviceID, address: BluetoothAddress, settings: BLESettingsFigures) {
         self.id = id
         self.address = address
         throttle = StateThrottle(stateInterval: settings.stateInterval, signalInterval: settings.rssiInterval)

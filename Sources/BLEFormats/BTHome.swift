@@ -1,4 +1,5 @@
 public import BLEModels
+import Support
 
 /// BTHome v2 adverts: `ServiceData["0000fcd2-…"]`, a device-information byte, then objects `id, value…`.
 public enum BTHome {
@@ -116,7 +117,7 @@ extension BTHomeObject {
             return [String(validating: bytes, as: UTF8.self).map { Measurement(quantity, .text($0)) }]
         case .raw:
             let bytes = try reader.take(Int(try reader.uint8()))
-            return [Measurement(quantity, .text(hexString(bytes)))]
+            return [Measurement(quantity, .text(Hex.string(bytes)))]
         case .timestamp:
             return [Measurement(quantity, .text(ISOTimestamp.string(secondsSince1970: Int64(try reader.littleEndian(4)))))]
         }

@@ -1,4 +1,5 @@
 public import BLEModels
+import Support
 
 /// Eddystone frames (`ServiceData["0000feaa-…"]`, big-endian; google/eddystone `protocol-specification.md`).
 public enum Eddystone {
@@ -26,8 +27,8 @@ public enum Eddystone {
         guard payload.count == 18 || payload.count == 20 else { throw .wrongLength(payload.count, expected: [18, 20]) }
         var reader = ByteReader(payload, offset: 1)
         let txPower = try reader.int8()
-        let namespace = hexString(try reader.take(10))
-        let instance = hexString(try reader.take(6))
+        let namespace = Hex.string(try reader.take(10))
+        let instance = Hex.string(try reader.take(6))
         return Reading([
             Measurement(.namespace, .text(namespace)), Measurement(.instance, .text(instance)),
             Measurement(.txPower, Double(txPower)),
@@ -41,7 +42,7 @@ public enum Eddystone {
         var reader = ByteReader(payload, offset: 1)
         let txPower = try reader.int8()
         let scheme = try reader.uint8()
-        guard Int(scheme) < EddystoneURL.schemes.count else { throw .invalidValue("URL scheme 0x\(hex(scheme))") }
+        guard Int(scheme) < EddystoneURL.schemes.count else { throw .invalidValue("URL scheme 0x\(Hex.byte(scheme))") }
         let address = try EddystoneURL.expand(try reader.take(reader.remaining), scheme: scheme)
         return Reading([Measurement(.url, .text(address)), Measurement(.txPower, Double(txPower))])
     }
@@ -53,7 +54,7 @@ public enum Eddystone {
         switch payload[1] {
         case 0x00: break
         case 0x01: return .encrypted
-        default: throw .invalidValue("TLM version 0x\(hex(payload[1]))")
+        default: throw .invalidValue("TLM version 0x\(Hex.byte(payload[1]))")
         }
         guard payload.count == 14 else { throw .wrongLength(payload.count, expected: [14]) }
         var reader = ByteReader(payload, offset: 2)
@@ -73,7 +74,7 @@ public enum Eddystone {
         guard payload.count == 10 else { throw .wrongLength(payload.count, expected: [10]) }
         var reader = ByteReader(payload, offset: 1)
         let txPower = try reader.int8()
-        return Reading([Measurement(.ephemeralID, .text(hexString(try reader.take(8)))), Measurement(.txPower, Double(txPower))])
+        return Reading([Measurement(.ephemeralID, .text(Hex.string(try reader.take(8)))), Measurement(.txPower, Double(txPower))])
     }
 }
 
@@ -95,7 +96,7 @@ enum EddystoneURL {
             switch byte {
             case 0x00...0x0D: text += expansions[Int(byte)]
             case 0x21...0x7E: text.append(Character(Unicode.Scalar(byte)))
-            default: throw .invalidValue("URL byte 0x\(hex(byte)) is neither printable nor an expansion code")
+            default: throw .invalidValue("URL byte 0x\(Hex.byte(byte)) is neither printable nor an expansion code")
             }
         }
         return text

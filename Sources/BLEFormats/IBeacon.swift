@@ -1,3 +1,5 @@
+import Support
+
 /// iBeacon: Apple's manufacturer data (`ManufacturerData[0x004C]`) of type `02`, length `15`: proximity UUID,
 /// major, minor (big-endian) and the calibrated RSSI at 1 m. Apple's other manufacturer-data types (AirDrop,
 /// Handoff, AirPods, Find My: "continuity" adverts) are not iBeacons and are not decoded at all.
@@ -18,7 +20,7 @@ public enum IBeacon {
         guard claims(payload) else { return nil }
         guard payload.count >= 2, payload[1] == header[1] else {
             guard payload.count >= 2 else { return .undecodable(.truncated(at: 1)) }
-            return .undecodable(.invalidValue("iBeacon length byte 0x\(hex(payload[1])), not 0x15"))
+            return .undecodable(.invalidValue("iBeacon length byte 0x\(Hex.byte(payload[1])), not 0x15"))
         }
         guard payload.count == length else { return .undecodable(.wrongLength(payload.count, expected: [length])) }
         var reader = ByteReader(payload, offset: 2)
@@ -51,7 +53,7 @@ public enum IBeacon {
 
     /// A UUID in its usual lowercase 8-4-4-4-12 form.
     static func uuidString(_ bytes: ArraySlice<UInt8>) -> String {
-        let digits = hexString(bytes)
+        let digits = Hex.string(bytes)
         var text = ""
         for (index, character) in digits.enumerated() {
             if [8, 12, 16, 20].contains(index) { text.append("-") }

@@ -1,4 +1,5 @@
 public import BLEModels
+public import Support
 
 /// The advert formats `ble.passive` can name: each one that is enabled makes a device that sends it appear.
 public enum PassiveFormat: String, Sendable, Hashable, CaseIterable {
@@ -21,7 +22,7 @@ public enum PassiveFormat: String, Sendable, Hashable, CaseIterable {
 /// each without its AD header.
 public struct Advert: Sendable, Hashable {
     /// The sender's address, to check formats that repeat it inside the payload.
-    public var sender: BLEAddress?
+    public var sender: BluetoothAddress?
     /// The advert's RSSI, for distance estimates.
     public var rssi: Int?
     /// `ManufacturerData`, by company id.
@@ -31,7 +32,7 @@ public struct Advert: Sendable, Hashable {
 
     /// Creates an advert.
     public init(
-        sender: BLEAddress? = nil, rssi: Int? = nil, manufacturerData: [UInt16: [UInt8]] = [:],
+        sender: BluetoothAddress? = nil, rssi: Int? = nil, manufacturerData: [UInt16: [UInt8]] = [:],
         serviceData: [BLEUUID: [UInt8]] = [:]
     ) {
         self.sender = sender
@@ -42,7 +43,7 @@ public struct Advert: Sendable, Hashable {
 
     /// Creates an advert from BlueZ's `ServiceData`, keyed by UUID text; keys that are not UUIDs are dropped.
     public init(
-        sender: BLEAddress? = nil, rssi: Int? = nil, manufacturerData: [UInt16: [UInt8]] = [:],
+        sender: BluetoothAddress? = nil, rssi: Int? = nil, manufacturerData: [UInt16: [UInt8]] = [:],
         serviceData: [String: [UInt8]]
     ) {
         var parsed: [BLEUUID: [UInt8]] = [:]

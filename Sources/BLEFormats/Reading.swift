@@ -1,5 +1,5 @@
-public import BLEModels
 public import BridgeCore
+public import Support
 
 /// One decoded value.
 public enum MeasuredValue: Sendable, Hashable {
@@ -125,7 +125,7 @@ public enum DecodeFailure: Error, Sendable, Hashable, CustomStringConvertible {
     /// The sender says it has no value (e.g. temperature `0x8000`).
     case notAvailable
     /// The address inside the payload is not the sender's, so the bytes are not this format.
-    case addressMismatch(BLEAddress)
+    case addressMismatch(BluetoothAddress)
 
     /// One line for a log.
     public var description: String {
@@ -137,20 +137,11 @@ public enum DecodeFailure: Error, Sendable, Hashable, CustomStringConvertible {
         case .tooLong(let length): "\(length) bytes is more than the format carries"
         case .trailingBytes(let offset): "unexpected bytes from byte \(offset) on"
         case .unsupportedVersion(let version): "BTHome version \(version), not 2"
-        case .unknownObject(let id, let offset): "unknown BTHome object id 0x\(hex(id)) at byte \(offset)"
-        case .unknownFrame(let type): "unknown frame type 0x\(hex(type))"
+        case .unknownObject(let id, let offset): "unknown BTHome object id 0x\(Hex.byte(id)) at byte \(offset)"
+        case .unknownFrame(let type): "unknown frame type 0x\(Hex.byte(type))"
         case .invalidValue(let what): what
         case .notAvailable: "the device reports no value"
         case .addressMismatch(let address): "payload names \(address), not the sender"
         }
     }
 }
-
-/// Two lowercase hex digits.
-func hex(_ byte: UInt8) -> String {
-    let digits = Array("0123456789abcdef")
-    return String([digits[Int(byte >> 4)], digits[Int(byte & 0x0F)]])
-}
-
-/// Lowercase hex of a byte sequence, without separators.
-func hexString(_ bytes: some Sequence<UInt8>) -> String { bytes.map { hex($0) }.joined() }

@@ -1,4 +1,5 @@
 public import BLEModels
+public import Support
 
 /// The custom firmware formats of Xiaomi LYWSD03MMC thermometers (`ServiceData["0000181a-…"]`), told apart by
 /// length: atc1441 (13 bytes, big-endian, MAC in normal order) and pvvx (15 bytes, little-endian, MAC
@@ -16,7 +17,7 @@ public enum XiaomiCustom {
     public static func format(ofLength length: Int) -> PassiveFormat { length <= atcLength ? .atc : .pvvx }
 
     /// atc1441: MAC[6] | temperature s16 BE × 0.1 °C | humidity u8 % | battery u8 % | battery mV u16 BE | counter u8.
-    public static func decodeATC(_ payload: [UInt8], sender: BLEAddress? = nil) -> Decoded {
+    public static func decodeATC(_ payload: [UInt8], sender: BluetoothAddress? = nil) -> Decoded {
         guard payload.count == atcLength else {
             return .undecodable(payload.isEmpty ? .empty : .wrongLength(payload.count, expected: [atcLength]))
         }
@@ -38,7 +39,7 @@ public enum XiaomiCustom {
 
     /// pvvx: MAC[6] reversed | temperature s16 × 0.01 °C | humidity u16 × 0.01 % | battery mV u16 | battery u8 % |
     /// counter u8 | flags u8, all little-endian. The flags (GPIO and trigger states) are not published.
-    public static func decodePVVX(_ payload: [UInt8], sender: BLEAddress? = nil) -> Decoded {
+    public static func decodePVVX(_ payload: [UInt8], sender: BluetoothAddress? = nil) -> Decoded {
         guard payload.count == pvvxLength else {
             return .undecodable(payload.isEmpty ? .empty : .wrongLength(payload.count, expected: [pvvxLength]))
         }
@@ -69,9 +70,9 @@ public enum XiaomiCustom {
             ], packetID: counter)
     }
 
-    private static func checkMAC(_ bytes: ArraySlice<UInt8>, reversed: Bool, sender: BLEAddress?) throws(DecodeFailure) {
+    private static func checkMAC(_ bytes: ArraySlice<UInt8>, reversed: Bool, sender: BluetoothAddress?) throws(DecodeFailure) {
         let ordered = reversed ? Array(bytes.reversed()) : Array(bytes)
-        let address = BLEAddress(value: ordered.reduce(0) { $0 << 8 | UInt64($1) })
+        let address = BluetoothAddress(value: ordered.reduce(0) { $0 << 8 | UInt64($1) })
         if let sender, sender != address { throw .addressMismatch(address) }
     }
 

@@ -1,3 +1,5 @@
+import Support
+
 /// A GATT service or characteristic UUID in its canonical form: lowercase, 128-bit, with dashes, so that
 /// `fff0`, `0xFFF0` and `0000fff0-0000-1000-8000-00805f9b34fb` compare equal.
 public struct BLEUUID: Sendable, Hashable, CustomStringConvertible {
@@ -12,7 +14,7 @@ public struct BLEUUID: Sendable, Hashable, CustomStringConvertible {
 
     /// The 128-bit form of a 16-bit UUID assigned by the Bluetooth SIG, e.g. `0x180D` (Heart Rate).
     public init(uuid16: UInt16) {
-        description = "0000" + hexByte(UInt8(uuid16 >> 8), uppercase: false) + hexByte(UInt8(uuid16 & 0xFF), uppercase: false)
+        description = "0000" + Hex.byte(UInt8(uuid16 >> 8), uppercase: false) + Hex.byte(UInt8(uuid16 & 0xFF), uppercase: false)
             + Self.baseSuffix
     }
 

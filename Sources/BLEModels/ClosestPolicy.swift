@@ -1,3 +1,5 @@
+import Support
+
 extension ConnectPolicy {
     /// `closest`: keep the strongest eligible devices connected, up to `limit`.
     ///
@@ -7,7 +9,7 @@ extension ConnectPolicy {
     /// other therefore never trade places, however their order changes.
     mutating func closest(
         _ eligible: [KnownDevice], limit: Int, now: Double, into decision: inout ConnectDecision,
-        challengers: inout Set<BLEAddress>
+        challengers: inout Set<BluetoothAddress>
     ) {
         let ordered = eligible.sorted(by: Self.stronger)
         var holding = ordered.filter(\.holdsConnection)

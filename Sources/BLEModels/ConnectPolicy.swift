@@ -1,12 +1,14 @@
+public import Support
+
 /// What the policies want done: devices to connect and devices to disconnect, each sorted by address.
 public struct ConnectDecision: Sendable, Hashable {
     /// Devices to connect.
-    public var connect: [BLEAddress]
+    public var connect: [BluetoothAddress]
     /// Devices to disconnect.
-    public var disconnect: [BLEAddress]
+    public var disconnect: [BluetoothAddress]
 
     /// Creates a decision.
-    public init(connect: [BLEAddress] = [], disconnect: [BLEAddress] = []) {
+    public init(connect: [BluetoothAddress] = [], disconnect: [BluetoothAddress] = []) {
         self.connect = connect
         self.disconnect = disconnect
     }
@@ -35,7 +37,7 @@ public struct ConnectPolicy: Sendable {
     /// How long, in seconds, it must stay that much stronger, without a break, before the move.
     public let hold: Double
     /// Since when each challenger has been clearly stronger than the weakest connected device of its rule.
-    var challenges: [BLEAddress: Double] = [:]
+    var challenges: [BluetoothAddress: Double] = [:]
 
     /// Creates an engine; `closest` moves to a device stronger by `margin` for `hold` seconds.
     public init(rules: ConnectRules, margin: Double = 0.2, hold: Double = 10) {
@@ -65,7 +67,7 @@ public struct ConnectPolicy: Sendable {
                 }
             }
         }
-        var challengers: Set<BLEAddress> = []
+        var challengers: Set<BluetoothAddress> = []
         for (index, members) in claimed {
             let rule = rules.rules[index]
             let eligible = members.filter { isEligible($0, under: rule) }

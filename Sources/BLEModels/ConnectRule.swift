@@ -1,4 +1,5 @@
 import BridgeCore
+import Support
 
 /// One entry of `ble.connect`: which devices it claims and how it connects them. The first rule that
 /// matches a device decides for it.
@@ -77,7 +78,7 @@ extension ConnectRule {
 
         private let parsedService: BLEUUID?
         private let parsedName: Glob?
-        private let parsedAddress: BLEAddress?
+        private let parsedAddress: BluetoothAddress?
         private let parsedClass: DeviceClass?
 
         /// Parses the keys of a `match:` mapping; problems are collected, not thrown, so all can be reported.
@@ -97,8 +98,8 @@ extension ConnectRule {
                 parsedName = nil
                 problems.append("name: \(error)")
             }
-            do throws(BLEFormatError) {
-                parsedAddress = try address.map { (text) throws(BLEFormatError) in try BLEAddress(text) }
+            do throws(BluetoothAddressError) {
+                parsedAddress = try address.map { (text) throws(BluetoothAddressError) in try BluetoothAddress(text) }
             } catch {
                 parsedAddress = nil
                 problems.append("address: \(error)")

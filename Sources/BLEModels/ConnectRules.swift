@@ -1,3 +1,5 @@
+public import Support
+
 /// The `ble.connect` rules in order and the `ble.deny` addresses, as the config file gives them.
 public struct ConnectRules: Sendable, Hashable {
     /// The rules; the first that matches a device decides for it.
@@ -7,16 +9,16 @@ public struct ConnectRules: Sendable, Hashable {
     /// Problems with the deny list, each naming the entry.
     public let denyProblems: [String]
 
-    private let denied: Set<BLEAddress>
+    private let denied: Set<BluetoothAddress>
 
     /// Parses the deny list; malformed entries are reported by `problems` and otherwise ignored.
     public init(rules: [ConnectRule] = [], deny: [String] = []) {
         self.rules = rules
         self.deny = deny
-        var denied: Set<BLEAddress> = []
+        var denied: Set<BluetoothAddress> = []
         var problems: [String] = []
         for (index, text) in deny.enumerated() {
-            do throws(BLEFormatError) { denied.insert(try BLEAddress(text)) } catch {
+            do throws(BluetoothAddressError) { denied.insert(try BluetoothAddress(text)) } catch {
                 problems.append("deny[\(index)]: \(error)")
             }
         }
@@ -35,5 +37,5 @@ public struct ConnectRules: Sendable, Hashable {
     }
 
     /// Whether the address is on the deny list.
-    public func isDenied(_ address: BLEAddress) -> Bool { denied.contains(address) }
+    public func isDenied(_ address: BluetoothAddress) -> Bool { denied.contains(address) }
 }

@@ -1,3 +1,5 @@
+public import Support
+
 /// The addresses seen and not published, kept only to count them: at most `capacity`, each forgotten
 /// `expiry` seconds after it was last seen, and the least recently seen dropped first when full. Every
 /// operation is amortised constant time, so a flood of random addresses costs little and holds no more.
@@ -8,9 +10,9 @@ public struct IgnoredAddresses: Sendable {
     public let expiry: Double
 
     /// When each address was last seen.
-    private var lastSeen: [BLEAddress: Double] = [:]
+    private var lastSeen: [BluetoothAddress: Double] = [:]
     /// Sightings in time order; an entry whose time is no longer its address's `lastSeen` is stale.
-    private var order: [(address: BLEAddress, at: Double)] = []
+    private var order: [(address: BluetoothAddress, at: Double)] = []
     private var head = 0
 
     /// Creates an empty table; by default 4,096 addresses for five minutes.
@@ -20,7 +22,7 @@ public struct IgnoredAddresses: Sendable {
     }
 
     /// Records a sighting at `now` (seconds on a monotonic clock).
-    public mutating func record(_ address: BLEAddress, now: Double) {
+    public mutating func record(_ address: BluetoothAddress, now: Double) {
         purge(now: now)
         if lastSeen[address] == nil, lastSeen.count >= capacity { evictOldest() }
         lastSeen[address] = now
@@ -37,13 +39,13 @@ public struct IgnoredAddresses: Sendable {
     }
 
     /// Whether the address was seen and ignored within the expiry.
-    public func contains(_ address: BLEAddress, now: Double) -> Bool {
+    public func contains(_ address: BluetoothAddress, now: Double) -> Bool {
         guard let seen = lastSeen[address] else { return false }
         return now - seen <= expiry
     }
 
     /// Forgets an address, e.g. once it is published after all.
-    public mutating func remove(_ address: BLEAddress) {
+    public mutating func remove(_ address: BluetoothAddress) {
         lastSeen[address] = nil
     }
 

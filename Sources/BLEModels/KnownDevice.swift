@@ -1,4 +1,5 @@
 public import BridgeCore
+public import Support
 
 /// A BLE device as the connect policies and the admission rules see it: what BlueZ says about it plus what
 /// the bridge remembers.
@@ -14,7 +15,7 @@ public struct KnownDevice: Sendable, Hashable {
     }
 
     /// The device's address.
-    public var address: BLEAddress
+    public var address: BluetoothAddress
     /// The advertised local name, if any.
     public var name: String?
     /// Advertised or resolved service UUIDs.
@@ -30,7 +31,7 @@ public struct KnownDevice: Sendable, Hashable {
 
     /// Creates a device view.
     public init(
-        address: BLEAddress, name: String? = nil, services: Set<BLEUUID> = [], signal: Double? = nil,
+        address: BluetoothAddress, name: String? = nil, services: Set<BLEUUID> = [], signal: Double? = nil,
         status: DeviceStatus = .available, remembered: Bool = false, manual: Manual = .none
     ) {
         self.address = address

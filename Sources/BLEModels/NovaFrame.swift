@@ -1,3 +1,5 @@
+import Support
+
 /// What a Nova flash is asked to do in one request.
 public enum NovaCommand: Sendable, Hashable {
     /// Light the warm and cool banks at these PWM duties until `timeout` milliseconds pass without a renewal.
@@ -33,13 +35,13 @@ public struct NovaFrame: Sendable, Hashable, CustomStringConvertible {
         let body: String
         switch command {
         case .light(let warm, let cool, let timeout):
-            let high = hexByte(UInt8(timeout >> 8), uppercase: true)
-            let low = hexByte(UInt8(timeout & 0xFF), uppercase: true)
-            body = "L," + hexByte(warm, uppercase: true) + "," + hexByte(cool, uppercase: true) + "," + high + low
+            let high = Hex.byte(UInt8(timeout >> 8), uppercase: true)
+            let low = Hex.byte(UInt8(timeout & 0xFF), uppercase: true)
+            body = "L," + Hex.byte(warm, uppercase: true) + "," + Hex.byte(cool, uppercase: true) + "," + high + low
         case .off: body = "O"
         case .ping: body = "P"
         }
-        return "(" + hexByte(id, uppercase: true) + ":" + body + ")"
+        return "(" + Hex.byte(id, uppercase: true) + ":" + body + ")"
     }
 
     /// The bytes written to `FFF3`.

@@ -1,3 +1,5 @@
+import Support
+
 /// What a notification on the flash's response characteristic (`FFF4`) says.
 public enum NovaReply: Sendable, Hashable {
     /// `(xx:A)`: the request with id `xx` was carried out.
@@ -34,7 +36,7 @@ public enum NovaReply: Sendable, Hashable {
             self = .notAnAck(.wrongShape)
             return
         }
-        guard let high = Self.hexValue(b[1]), let low = Self.hexValue(b[2]) else {
+        guard let high = Hex.digit(b[1]), let low = Hex.digit(b[2]) else {
             self = .notAnAck(.idNotHex)
             return
         }
@@ -45,14 +47,5 @@ public enum NovaReply: Sendable, Hashable {
     public var ackID: UInt8? {
         if case .ack(let id) = self { return id }
         return nil
-    }
-
-    private static func hexValue(_ byte: UInt8) -> UInt8? {
-        switch byte {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
-        default: nil
-        }
     }
 }

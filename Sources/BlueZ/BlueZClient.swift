@@ -1,6 +1,6 @@
-import BridgeCore
 public import DBus
 public import Logging
+import Support
 
 /// BlueZ over D-Bus with its objects cached. Signals are subscribed before `GetManagedObjects`, so
 /// nothing that happens in between is missed; bluetoothd going away empties the cache, and coming back

@@ -1,5 +1,6 @@
 public import BLEModels
 import DBus
+public import Support
 
 /// BlueZ's D-Bus interface names.
 public enum BlueZInterface {
@@ -32,7 +33,7 @@ public struct BlueZAdapter: Sendable, Equatable {
 /// An `org.bluez.Device1` as last reported.
 public struct BlueZDevice: Sendable, Hashable {
     public let path: String
-    public var address: BLEAddress?
+    public var address: BluetoothAddress?
     public var adapter: String?
     public var name: String?
     public var alias: String?
@@ -46,7 +47,7 @@ public struct BlueZDevice: Sendable, Hashable {
 
     /// Applies the properties it understands; a mistyped value (python-dbusmock sends some) is skipped.
     mutating func update(_ properties: [String: DBusValue]) {
-        if let text = properties["Address"]?.string, let parsed = try? BLEAddress(text) { address = parsed }
+        if let text = properties["Address"]?.string, let parsed = try? BluetoothAddress(text) { address = parsed }
         if let value = properties["Adapter"]?.objectPath { adapter = value }
         if let value = properties["Name"]?.string { name = value }
         if let value = properties["Alias"]?.string { alias = value }

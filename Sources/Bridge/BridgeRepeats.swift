@@ -1,6 +1,7 @@
 import BridgeCore
 import Foundation
 import Logging
+import Support
 
 /// Floods stay readable: repeated warnings and `bridge/event`s of one kind from one source are let through a
 /// few at a time and summarised per window, so journald's rate limit never hides the line that matters.

@@ -1,5 +1,6 @@
 import BLEModels
 import BridgeCore
+import Support
 
 /// One `ble.connect` item as decoded: every key is checked where it is written (so each problem has its
 /// line and column), then the rule is built from the text as written.
@@ -66,7 +67,7 @@ struct ConfigMatch: Decodable {
         }
         let address: String? = reader.optional(.address)
         if let address {
-            do throws(BLEFormatError) { _ = try BLEAddress(address) } catch {
+            do throws(BluetoothAddressError) { _ = try BluetoothAddress(address) } catch {
                 reader.problem(.address, error.description)
                 valid = false
             }

@@ -1,5 +1,5 @@
-import BLEModels
 import EV3Protocol
+import Support
 
 extension EV3Settings: Decodable {
     enum CodingKeys: String, CodingKey, CaseIterable {
@@ -95,8 +95,8 @@ struct EV3BrickEntry: Decodable {
             }
             return .wifi(host: host, port: port)
         case .bluetooth:
-            do throws(BLEFormatError) {
-                return .bluetooth(address: try BLEAddress(text).description)
+            do throws(BluetoothAddressError) {
+                return .bluetooth(address: try BluetoothAddress(text).description)
             } catch {
                 reader.problem(key, error.description)
                 return nil

@@ -2,6 +2,7 @@ import BLEFormats
 import BLEModels
 import BridgeCore
 public import Logging
+import Support
 
 extension Configuration: Decodable {
     enum CodingKeys: String, CodingKey, CaseIterable {
@@ -160,8 +161,8 @@ extension BLESettings: Decodable {
         connect = rules.compactMap(\.rule)
         let addresses: [String] = reader.value(.deny, default: [])
         for (index, text) in addresses.enumerated() {
-            do throws(BLEFormatError) {
-                deny.append(try BLEAddress(text).description)
+            do throws(BluetoothAddressError) {
+                deny.append(try BluetoothAddress(text).description)
             } catch {
                 reader.collector.add(reader.path + ["deny", "Index \(index)"], error.description)
             }

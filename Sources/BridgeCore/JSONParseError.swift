@@ -1,3 +1,5 @@
+import Support
+
 /// How much a JSON document may ask of the parser before it is refused.
 public struct JSONLimits: Sendable, Equatable {
     /// The largest document accepted, in bytes.
@@ -68,8 +70,7 @@ public struct JSONParseError: Error, Sendable, Equatable, CustomStringConvertibl
 
     private static func describe(_ value: UInt8) -> String {
         guard value >= 0x21, value < 0x7f else {
-            let hex = String(value, radix: 16, uppercase: true)
-            return "byte 0x\(hex.count == 1 ? "0" : "")\(hex)"
+            return "byte 0x\(Hex.byte(value, uppercase: true))"
         }
         return "'\(Character(Unicode.Scalar(value)))'"
     }

@@ -35,13 +35,4 @@ extension UInt8 {
 
     /// Space, tab, line feed and carriage return: the only whitespace JSON allows.
     var isJSONWhitespace: Bool { self == 0x20 || self == 0x09 || self == 0x0A || self == 0x0D }
-
-    var hexDigitValue: UInt8? {
-        switch self {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): self - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): self - UInt8(ascii: "a") + 10
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): self - UInt8(ascii: "A") + 10
-        default: nil
-        }
-    }
 }

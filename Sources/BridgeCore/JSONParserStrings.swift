@@ -1,3 +1,5 @@
+import Support
+
 extension JSONParser {
     /// Reads a string starting at its opening quote; the text is checked as UTF-8 as it is read.
     mutating func string() throws(JSONParseError) -> String {
@@ -73,7 +75,7 @@ extension JSONParser {
         var unit: UInt32 = 0
         for offset in 2..<6 {
             guard index + offset < bytes.count else { throw JSONParseError(.unexpectedEnd, offset: index + offset) }
-            guard let digit = bytes[index + offset].hexDigitValue else { throw JSONParseError(.invalidEscape, offset: start) }
+            guard let digit = Hex.digit(bytes[index + offset]) else { throw JSONParseError(.invalidEscape, offset: start) }
             unit = unit << 4 | UInt32(digit)
         }
         index += 6

@@ -2,7 +2,7 @@ import CDBus
 import Glibc
 import Logging
 import Synchronization
-import ThreadHandoff
+import Support
 
 /// The state shared by the public connection, its loop thread and libdbus's callbacks. Other threads only
 /// queue commands and ring the wakeup; the loop thread makes every libdbus call; callbacks only enqueue.

@@ -1,7 +1,7 @@
 import CDBus
 import Foundation
 public import Logging
-import ThreadHandoff
+import Support
 
 /// Where a bus listens, in D-Bus address syntax (`unix:path=/run/dbus/system_bus_socket`).
 public struct DBusAddress: Sendable, Hashable, CustomStringConvertible {

@@ -1,5 +1,5 @@
 import CDBus
-import ThreadHandoff
+import Support
 
 /// The connection's own thread: a poll loop over the sockets and timers libdbus hands out through its
 /// watch and timeout functions, plus a wakeup pipe.

@@ -2,6 +2,7 @@ import BridgeCore
 import EV3Link
 import EV3Protocol
 import Logging
+import Support
 
 /// One brick: its link kept up, its ports polled, its commands sent, its status and state reported.
 ///

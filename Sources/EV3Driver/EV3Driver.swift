@@ -3,6 +3,7 @@ public import BridgeCore
 import EV3Link
 import EV3Protocol
 public import Logging
+public import Support
 
 /// Where the EV3 driver looks for bricks and how patiently it waits for them; the defaults are the product's,
 /// tests point them at their own folders and ports.
@@ -123,7 +124,7 @@ public actor EV3Driver: DeviceDriver, ConnectionControl {
         switch brick.connection {
         case .wifi(let host, let port): endpoint = .wifi(host: host, port: port, serial: brick.serialNumber)
         case .bluetooth(let address):
-            guard let parsed = try? EV3BluetoothAddress(address) else { return nil }
+            guard let parsed = try? BluetoothAddress(address) else { return nil }
             endpoint = .bluetooth(parsed)
         case .serial(let path): endpoint = .serial(path: path, serial: brick.serialNumber)
         case .usb(let path): endpoint = .usb(path: path, serial: brick.serialNumber)

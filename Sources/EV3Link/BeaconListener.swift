@@ -1,7 +1,7 @@
 import Foundation
 import Glibc
 import Synchronization
-import ThreadHandoff
+import Support
 
 /// Listens for WiFi bricks' UDP beacons on its own thread, answers each one as the brick's own software
 /// does (one byte back to the beacon's source port; the open firmware ignores it, other versions may not),

@@ -1,3 +1,5 @@
+public import Support
+
 /// Where a brick is and how to reach it. The transport decides the framing (a byte stream reassembled by the
 /// length field, or USB reports) and the flow-control defaults (`EV3LinkOptions.defaults(for:)`).
 public struct EV3Endpoint: Sendable, Hashable, CustomStringConvertible {
@@ -13,7 +15,7 @@ public struct EV3Endpoint: Sendable, Hashable, CustomStringConvertible {
 
     enum Kind: Hashable {
         case wifi(host: String, port: Int)
-        case rfcomm(EV3BluetoothAddress)
+        case rfcomm(BluetoothAddress)
         case tty(path: String)
         case hidraw(path: String)
         case reports(descriptor: Int32)
@@ -30,8 +32,8 @@ public struct EV3Endpoint: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// A paired brick over Bluetooth: an RFCOMM socket to channel 1.
-    public static func bluetooth(_ address: EV3BluetoothAddress) -> EV3Endpoint {
-        EV3Endpoint(kind: .rfcomm(address), knownSerial: address.serialNumber)
+    public static func bluetooth(_ address: BluetoothAddress) -> EV3Endpoint {
+        EV3Endpoint(kind: .rfcomm(address), knownSerial: address.compact)
     }
 
     /// A brick behind a bound RFCOMM tty (`rfcomm bind /dev/rfcomm0 <address> 1`) or any serial line, put

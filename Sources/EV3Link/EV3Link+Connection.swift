@@ -1,6 +1,6 @@
-public import BridgeCore
 import EV3Protocol
 import Logging
+public import Support
 
 extension EV3Link {
     /// Keeps the brick connected until the task is cancelled: connects, reads the brick's identity, serves

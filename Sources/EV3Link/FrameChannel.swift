@@ -1,7 +1,7 @@
 import Foundation
 import Logging
 import Synchronization
-import ThreadHandoff
+import Support
 
 /// One connection to a brick: a descriptor owned by its own thread, frames in both directions.
 ///

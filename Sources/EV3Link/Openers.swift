@@ -1,5 +1,6 @@
 import EV3Protocol
 import Glibc
+import Support
 
 /// Opening each transport, on the connection's thread: every call here may block, up to the context's
 /// deadline.
@@ -60,7 +61,7 @@ enum Openers {
     }
 
     /// An RFCOMM socket to channel 1 of a paired brick.
-    static func rfcomm(_ address: EV3BluetoothAddress, context: OpenContext) throws(EV3LinkError) -> Int32 {
+    static func rfcomm(_ address: BluetoothAddress, context: OpenContext) throws(EV3LinkError) -> Int32 {
         let fd = try Posix.call32("socket(AF_BLUETOOTH)") {
             socket(Int32(SockaddrRC.familyBluetooth), Int32(SOCK_STREAM.rawValue), SockaddrRC.protocolRFCOMM)
         }

@@ -1,5 +1,5 @@
 import Glibc
-import ThreadHandoff
+import Support
 
 /// The one funnel for system calls: retries on EINTR and turns a failure into a typed error naming the call.
 /// Every call here runs on a link's own thread (or a listener's), never on the cooperative pool.

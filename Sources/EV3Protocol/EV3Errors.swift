@@ -1,3 +1,5 @@
+import Support
+
 /// Why a command could not be encoded. Nothing reaches the brick when this is thrown, so a bad value
 /// from a user never becomes a frame.
 public enum EV3EncodingError: Error, Sendable, Hashable, CustomStringConvertible {
@@ -61,20 +63,15 @@ public enum EV3DecodingError: Error, Sendable, Hashable, CustomStringConvertible
         case .lengthMismatch(let field, let actual): "length field \(field) but \(actual) bytes follow"
         case .frameLength(let length, let allowed):
             "length field \(length) outside \(allowed.lowerBound)...\(allowed.upperBound)"
-        case .unknownType(let type): "unknown reply type \(hex(type))"
+        case .unknownType(let type): "unknown reply type 0x\(Hex.byte(type, uppercase: true))"
         case .counterMismatch(let expected, let got): "reply to message \(got), expected \(expected)"
         case .globalsSize(let expected, let got): "\(got) bytes of global memory, expected \(expected)"
         case .replyError(let counter): "the brick answered message \(counter) with an error"
-        case .systemError(let code, let status): "system command \(hex(code)) failed with status \(hex(status))"
+        case .systemError(let code, let status):
+            "system command 0x\(Hex.byte(code, uppercase: true)) failed with status 0x\(Hex.byte(status, uppercase: true))"
         case .foreignHandle: "the handle belongs to another batch"
-        case .unsupportedParameter(let byte, let offset): "unsupported parameter \(hex(byte)) at byte \(offset)"
+        case .unsupportedParameter(let byte, let offset): "unsupported parameter 0x\(Hex.byte(byte, uppercase: true)) at byte \(offset)"
         case .unterminatedString(let offset): "string at byte \(offset) has no terminating NUL"
         }
     }
-}
-
-/// `0x` and two uppercase hex digits.
-func hex(_ byte: UInt8) -> String {
-    let digits = String(byte, radix: 16, uppercase: true)
-    return "0x" + (digits.count == 1 ? "0" : "") + digits
 }

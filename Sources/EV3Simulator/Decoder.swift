@@ -1,4 +1,5 @@
 import EV3Protocol
+import Support
 
 /// An argument as the VM sees it.
 enum SimArgument: Hashable {
@@ -57,14 +58,15 @@ enum SimDecoder {
             guard case .value(let value) = try argument(bytes, at: &index), let sub = UInt8(exactly: value),
                 let found = table[sub]
             else {
-                throw SimRefusal(description: "unknown sub-command of opcode \(hex(opcode)) at byte \(start)")
+                throw SimRefusal(
+                    description: "unknown sub-command of opcode 0x\(Hex.byte(opcode, uppercase: true)) at byte \(start)")
             }
             entry = found
             subcode = sub
         } else if let found = SimOpcodes.plain[opcode] {
             entry = found
         } else {
-            throw SimRefusal(description: "unknown opcode \(hex(opcode)) at byte \(start)")
+            throw SimRefusal(description: "unknown opcode 0x\(Hex.byte(opcode, uppercase: true)) at byte \(start)")
         }
         var arguments: [SimArgument] = []
         for parameter in entry.parameters {
@@ -119,9 +121,5 @@ enum SimDecoder {
             guard offset < limit else { throw SimRefusal(description: "variable at offset \(offset) is out of memory") }
         }
         return argument
-    }
-
-    private static func hex(_ byte: UInt8) -> String {
-        "0x" + (byte < 16 ? "0" : "") + String(byte, radix: 16, uppercase: true)
     }
 }

@@ -1,5 +1,6 @@
 import EV3Protocol
 import Glibc
+import Support
 
 extension EV3BrickSimulator {
     /// Handles one frame as the firmware does and returns the reply to send, if any. Runs on a connection's
@@ -14,7 +15,7 @@ extension EV3BrickSimulator {
             }
             return (control.fault, control.printFrames)
         }
-        if print { logger.info("received \(hexString(frame))") }
+        if print { logger.info("received \(Hex.string(frame, uppercase: true, separator: " "))") }
         guard fault != .stall, frame.count >= 5 else { return nil }
         let reply: [UInt8]?
         switch frame[4] {
@@ -33,7 +34,7 @@ extension EV3BrickSimulator {
             control.replies.append(reply)
             if control.replies.count > Self.historyLimit { control.replies.removeFirst() }
         }
-        if print { logger.info("replied  \(hexString(reply))") }
+        if print { logger.info("replied  \(Hex.string(reply, uppercase: true, separator: " "))") }
         return reply
     }
 
@@ -96,9 +97,4 @@ extension EV3BrickSimulator {
 
     /// The sound files the simulated brick has in `ui/`.
     static let sounds = ["Click", "Download", "DownloadSucces", "GeneralAlarm", "OverpowerAlert", "PowerDown", "Startup"]
-}
-
-/// Spaced uppercase hex.
-func hexString(_ bytes: [UInt8]) -> String {
-    bytes.map { ($0 < 16 ? "0" : "") + String($0, radix: 16, uppercase: true) }.joined(separator: " ")
 }

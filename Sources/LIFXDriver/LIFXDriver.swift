@@ -2,6 +2,7 @@ public import BridgeCore
 import Foundation
 import LIFXModels
 public import Logging
+import Support
 
 /// LIFX cloud lights as devices: polls the account, applies commands optimistically and writes them
 /// within the API's rate budget, coalescing bursts and batching several lights into one request.

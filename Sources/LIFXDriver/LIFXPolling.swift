@@ -1,6 +1,7 @@
 import BridgeCore
 import Foundation
 import LIFXModels
+import Support
 
 /// Polling: one `GET /lights/all` per interval covers every light; polls give way to commands when the budget is low.
 extension LIFXDriver {

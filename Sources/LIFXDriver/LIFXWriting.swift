@@ -1,6 +1,7 @@
 import BridgeCore
 import Foundation
 import LIFXModels
+import Support
 
 /// The writer: sends pending operations within the rate budget, then confirms or reverts them.
 extension LIFXDriver {

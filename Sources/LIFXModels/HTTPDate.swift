@@ -1,3 +1,5 @@
+import Support
+
 /// The `Date` header of an HTTP response (RFC 7231 §7.1.1.1), read without a date formatter.
 public enum HTTPDate {
     static let weekdays = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"]
@@ -28,9 +30,9 @@ public enum HTTPDate {
         let clock = time.split(separator: ":", omittingEmptySubsequences: false).map { number(String($0), 2...2) }
         guard let year, let day, let month = months.firstIndex(of: name).map({ $0 + 1 }), clock.count == 3,
             let hour = clock[0], let minute = clock[1], let second = clock[2],
-            hour < 24, minute < 60, second <= 60, (1...daysIn(month, of: year)).contains(day)
+            hour < 24, minute < 60, second <= 60, (1...CivilDate.daysIn(month, of: year)).contains(day)
         else { return nil }
-        let days = daysSinceEpoch(year: year, month: month, day: day)
+        let days = CivilDate(year: year, month: month, day: day).daysSince1970
         return Double(days * 86_400 + hour * 3_600 + minute * 60 + second)
     }
 
@@ -38,25 +40,6 @@ public enum HTTPDate {
     private static func number(_ text: String, _ length: ClosedRange<Int>) -> Int? {
         guard length.contains(text.utf8.count), text.utf8.allSatisfy({ (0x30...0x39).contains($0) }) else { return nil }
         return Int(text)
-    }
-
-    static func daysIn(_ month: Int, of year: Int) -> Int {
-        switch month {
-        case 2: year % 4 == 0 && (year % 100 != 0 || year % 400 == 0) ? 29 : 28
-        case 4, 6, 9, 11: 30
-        default: 31
-        }
-    }
-
-    /// Days from 1970-01-01 in the proleptic Gregorian calendar, counting years from March so the leap
-    /// day comes last (the well-known days-from-civil algorithm).
-    static func daysSinceEpoch(year: Int, month: Int, day: Int) -> Int {
-        let shifted = month <= 2 ? year - 1 : year
-        let era = (shifted >= 0 ? shifted : shifted - 399) / 400
-        let yearOfEra = shifted - era * 400
-        let dayOfYear = (153 * ((month + 9) % 12) + 2) / 5 + day - 1
-        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
-        return era * 146_097 + dayOfEra - 719_468
     }
 }
 

@@ -1,4 +1,5 @@
 import BridgeCore
+import Support
 
 /// The LIFX rate limit as the `X-RateLimit-*` headers describe it, without I/O: callers ask how long to wait.
 /// Times are epoch seconds by the host's clock (see `RateReset`).

@@ -1,4 +1,5 @@
 import Foundation
+import Support
 
 /// A JSON value whose objects keep key order, so responses match the documented layout.
 enum JSON: Sendable {
@@ -66,7 +67,7 @@ enum JSON: Sendable {
             case "\r": out += "\\r"
             case "\t": out += "\\t"
             case let s where s.value < 0x20:
-                out += "\\u" + String(s.value, radix: 16).leftPadded(to: 4)
+                out += "\\u00" + Hex.byte(UInt8(s.value))
             default: out.unicodeScalars.append(scalar)
             }
         }

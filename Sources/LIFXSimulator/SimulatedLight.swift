@@ -1,4 +1,5 @@
 public import Foundation
+import Support
 
 /// One bulb as the simulated LIFX cloud knows it.
 public struct SimulatedLight: Sendable, Equatable {
@@ -102,20 +103,15 @@ public struct SimulatedLight: Sendable, Equatable {
         for byte in serial.utf8 {
             hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01b3
         }
-        let high = String(hash, radix: 16).leftPadded(to: 16)
-        let low = String(hash &* 0x9e37_79b9_7f4a_7c15, radix: 16).leftPadded(to: 16)
-        var hex = Array(high + low)
+        // Each word's bytes most significant first, so the digits read as the number would.
+        let bytes = [hash, hash &* 0x9e37_79b9_7f4a_7c15].flatMap { word in
+            (0..<8).map { UInt8(truncatingIfNeeded: word >> (56 - 8 * $0)) }
+        }
+        var hex = Array(Hex.string(bytes))
         // Mark it as a version-4, RFC 4122 variant UUID so strict parsers accept it.
         hex[12] = "4"
         hex[16] = Array("89ab")[Int(hash & 3)]
         let parts = [hex[0..<8], hex[8..<12], hex[12..<16], hex[16..<20], hex[20..<32]]
         return parts.map { String($0) }.joined(separator: "-")
-    }
-}
-
-extension String {
-    /// Pads with leading zeros, as hex identifiers are fixed width.
-    func leftPadded(to width: Int) -> String {
-        count >= width ? self : String(repeating: "0", count: width - count) + self
     }
 }

@@ -1,3 +1,5 @@
+import Support
+
 /// Percent-decoding for path segments, query strings and form bodies.
 enum URLCoding {
     /// Decodes `%XX` escapes; with `plusIsSpace` also `+` (query and form syntax). Nil on malformed input.
@@ -8,8 +10,8 @@ enum URLCoding {
         while let byte = iterator.next() {
             switch byte {
             case UInt8(ascii: "%"):
-                guard let high = iterator.next().flatMap(hexValue),
-                      let low = iterator.next().flatMap(hexValue) else { return nil }
+                guard let high = iterator.next().flatMap(Hex.digit),
+                      let low = iterator.next().flatMap(Hex.digit) else { return nil }
                 bytes.append(high << 4 | low)
             case UInt8(ascii: "+") where plusIsSpace:
                 bytes.append(UInt8(ascii: " "))
@@ -31,14 +33,6 @@ enum URLCoding {
         }
     }
 
-    private static func hexValue(_ byte: UInt8) -> UInt8? {
-        switch byte {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
-        default: nil
-        }
-    }
 }
 
 /// Form bodies (`application/x-www-form-urlencoded`) as sent by the docs' curl examples.

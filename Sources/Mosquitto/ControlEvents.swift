@@ -23,7 +23,7 @@ extension MosquittoClient {
                     if state.acknowledged.count > 128 { state.acknowledged.removeFirst(64) }
                     return false
                 }
-                if isFinal { finalAcknowledged.raise() }
+                if isFinal { finalAcknowledged.set(()) }
             case .unsubscribed(let mid):
                 let allDone = state.withLock { state in
                     guard state.closingUnsubscribes.remove(mid) != nil else {
@@ -32,7 +32,7 @@ extension MosquittoClient {
                     }
                     return state.closingUnsubscribes.isEmpty
                 }
-                if allDone { inflowStopped.raise() }
+                if allDone { inflowStopped.set(()) }
             case .log(let text):
                 logger.warning("libmosquitto: \(text)")
             }

@@ -3,6 +3,7 @@ import CMosquitto
 import Foundation
 public import Logging
 import Synchronization
+import Support
 
 /// An MQTT client on libmosquitto. The network loop runs on its own thread and hands every event to the
 /// owner's `deliver` function right there (one hop, so it must only enqueue); publishers never block.
@@ -32,12 +33,12 @@ public final class MosquittoClient: MQTTTransport {
     let logger: Logger
     let state = Mutex(State())
     let box: CallbackBox
-    /// Raised when the final message was acknowledged by the broker.
-    let finalAcknowledged = Latch()
-    /// Raised when the broker confirmed the shutdown's unsubscribes: nothing more is on its way in.
-    let inflowStopped = Latch()
-    /// Raised when the network thread has ended (after flushing DISCONNECT, or giving up at the deadline).
-    let threadEnded = Latch()
+    /// Set when the final message was acknowledged by the broker.
+    let finalAcknowledged = OnceValue<Void>()
+    /// Set when the broker confirmed the shutdown's unsubscribes: nothing more is on its way in.
+    let inflowStopped = OnceValue<Void>()
+    /// Set when the network thread has ended (after flushing DISCONNECT, or giving up at the deadline).
+    let threadEnded = OnceValue<Void>()
     let started = Mutex(false)
 
     private static let libraryReady: Bool = {
@@ -86,7 +87,7 @@ public final class MosquittoClient: MQTTTransport {
         guard first else { return }
         let thread = Thread { [self] in
             networkLoop()
-            threadEnded.raise()
+            threadEnded.set(())
         }
         thread.name = "mosquitto"
         thread.start()

@@ -2,6 +2,7 @@ import BridgeCore
 import CMosquitto
 import Foundation
 import Logging
+import Support
 
 extension MosquittoClient {
     /// Applies credentials, protocol version, TLS and the will before the first connect.

@@ -1,5 +1,6 @@
 import CMosquitto
 import Logging
+import Support
 
 /// The clean goodbye: inflow stopped, final message acknowledged, DISCONNECT flushed.
 extension MosquittoClient {
@@ -22,7 +23,7 @@ extension MosquittoClient {
         }
         requestStop(within: deadline - .now)
         if started.withLock({ $0 }) {
-            if !(await threadEnded.wait(until: deadline)) {
+            if await threadEnded.wait(until: deadline) == nil {
                 logger.warning("MQTT network thread did not finish disconnecting in time")
             }
         }

@@ -3,6 +3,7 @@ import EV3Protocol
 import EV3Simulator
 import Foundation
 import TestSupport
+import Support
 
 /// EV3 figures from an external MQTT client against the release daemon and two simulated bricks over TCP:
 /// `/set` → frame at the brick next to the same client's broker echo, stop latency while the link's queue is

@@ -3,6 +3,7 @@ import EV3Link
 import EV3Protocol
 import EV3Simulator
 import Logging
+import Support
 
 /// The most polls one brick link sustains over TCP: the poll the driver sends for a brick with three motors and
 /// four sensors (battery, name, buttons, GET_TYPEMODE on eight ports, the motors' speed and tacho, each sensor's

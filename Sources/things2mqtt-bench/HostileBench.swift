@@ -1,6 +1,7 @@
 import BridgeCore
 import Foundation
 import TestSupport
+import Support
 
 /// Hostile input against the running daemon: a mix of payloads no client should send, on device, unknown
 /// and request topics.

@@ -2,10 +2,11 @@ import BLEFormats
 import BLEModels
 import TestSupport
 import Testing
+import Support
 
 @Suite("Xiaomi custom firmware adverts (atc1441 and pvvx)")
 struct XiaomiCustomTests {
-    static let sender = try! BLEAddress("A4:C1:38:12:34:56")
+    static let sender = try! BluetoothAddress("A4:C1:38:12:34:56")
 
     @Test(
         "pvvx: reversed MAC, little-endian, 0.01 °C and 0.01 %",
@@ -43,7 +44,7 @@ struct XiaomiCustomTests {
         #expect(XiaomiCustom.decodePVVX(pvvx + [0]).failure == .wrongLength(16, expected: [15]))
         #expect(XiaomiCustom.decodeATC(Array(atc.dropLast())).failure == .wrongLength(12, expected: [13]))
         #expect(XiaomiCustom.decodeATC([]).failure == .empty)
-        let other = try BLEAddress("A4:C1:38:00:00:01")
+        let other = try BluetoothAddress("A4:C1:38:00:00:01")
         #expect(XiaomiCustom.decodePVVX(pvvx, sender: other).failure == .addressMismatch(Self.sender))
         #expect(XiaomiCustom.decodeATC(atc, sender: other).failure == .addressMismatch(Self.sender))
         // The pvvx MAC is reversed: read in atc order it names another device.

@@ -2,11 +2,12 @@ import BLEFormats
 import BLEModels
 import TestSupport
 import Testing
+import Support
 
 @Suite("Decoder fuzzing: random, truncated and overlong payloads are undecodable, never a trap or a wrong value")
 struct FuzzTests {
     static let seeds: [UInt64] = [1, 2, 3, 0x5EED, 0xDEAD_BEEF]
-    static let sender = try! BLEAddress("A4:C1:38:12:34:56")
+    static let sender = try! BluetoothAddress("A4:C1:38:12:34:56")
 
     /// Valid payloads of fixed-size formats, each with its decoder.
     static let fixed: [(String, [UInt8], @Sendable ([UInt8]) -> Decoded)] = [

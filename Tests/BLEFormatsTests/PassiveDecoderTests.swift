@@ -2,10 +2,11 @@ import BLEFormats
 import BLEModels
 import TestSupport
 import Testing
+import Support
 
 @Suite("Passive adverts: which enabled format makes what of an advert")
 struct PassiveDecoderTests {
-    static let thermometer = try! BLEAddress("A4:C1:38:12:34:56")
+    static let thermometer = try! BluetoothAddress("A4:C1:38:12:34:56")
     static let pvvx = hex("56 34 12 38 C1 A4 29 09 D7 11 86 0B 55 12 05")
     static let atc = hex("A4 C1 38 12 34 56 00 EA 2D 55 0B 86 12")
     static let iBeacon = hex("02 15 E2 C5 6D B5 DF FB 48 D2 B0 60 D0 F5 A7 10 96 E0 00 01 00 02 C5")
@@ -45,7 +46,7 @@ struct PassiveDecoderTests {
         #expect(odd.first?.isRecognised == false)
         let long = PassiveDecoder.decode(Advert(serviceData: [XiaomiCustom.service: Self.pvvx + [0]]), formats: Self.all)
         #expect(long.first?.format == .pvvx && long.first?.isRecognised == false)
-        let stranger = try! BLEAddress("11:22:33:44:55:66")
+        let stranger = try! BluetoothAddress("11:22:33:44:55:66")
         let foreignAdvert = Advert(sender: stranger, serviceData: [XiaomiCustom.service: Self.pvvx])
         let foreign = PassiveDecoder.decode(foreignAdvert, formats: Self.all)
         #expect(foreign.first?.decoded == .undecodable(.addressMismatch(Self.thermometer)))

@@ -2,6 +2,7 @@ import BLEModels
 import BridgeCore
 import TestSupport
 import Testing
+import Support
 
 @Suite("Which devices appear")
 struct AdmissionTests {
@@ -38,17 +39,17 @@ struct AdmissionTests {
     @Test("the ignored table holds at most its capacity, dropping the least recently seen", arguments: [1, 3, 4096])
     func bound(capacity: Int) {
         var table = IgnoredAddresses(capacity: capacity, expiry: 300)
-        for index in 0..<10_000 { table.record(BLEAddress(value: UInt64(index)), now: Double(index) / 100) }
+        for index in 0..<10_000 { table.record(BluetoothAddress(value: UInt64(index)), now: Double(index) / 100) }
         let count = table.count(now: 100)
         #expect(count == capacity)
-        #expect(table.contains(BLEAddress(value: 9_999), now: 100))
-        #expect(!table.contains(BLEAddress(value: UInt64(9_999 - capacity)), now: 100))
+        #expect(table.contains(BluetoothAddress(value: 9_999), now: 100))
+        #expect(!table.contains(BluetoothAddress(value: UInt64(9_999 - capacity)), now: 100))
     }
 
     @Test("a refreshed address is not the one dropped")
     func refreshKeeps() {
         var table = IgnoredAddresses(capacity: 3, expiry: 300)
-        let addresses = [0xA, 0xB, 0xC, 0xD].map { BLEAddress(value: $0) }
+        let addresses = [0xA, 0xB, 0xC, 0xD].map { BluetoothAddress(value: $0) }
         for (index, time) in [(0, 0.0), (1, 1), (2, 2), (0, 3), (3, 4)] { table.record(addresses[index], now: time) }
         #expect(addresses.map { table.contains($0, now: 4) } == [true, false, true, true])
     }
@@ -68,7 +69,7 @@ struct AdmissionTests {
     @Test("addresses expire after the expiry since their last sighting", arguments: expiries)
     func expiry(sightings: [(UInt64, Double)], now: Double, count: Int) {
         var table = IgnoredAddresses(capacity: 16, expiry: 300)
-        for (value, time) in sightings { table.record(BLEAddress(value: value), now: time) }
+        for (value, time) in sightings { table.record(BluetoothAddress(value: value), now: time) }
         let counted = table.count(now: now)
         #expect(counted == count)
     }
@@ -80,7 +81,7 @@ struct AdmissionTests {
         for step in 0..<50_000 {
             // Every other sighting repeats one of 64 chatty neighbours, the rest are new random addresses.
             let value = step.isMultiple(of: 2) ? random.next() % 64 : random.next()
-            table.record(BLEAddress(value: value), now: Double(step) / 1_000)
+            table.record(BluetoothAddress(value: value), now: Double(step) / 1_000)
             let count = table.count(now: Double(step) / 1_000)
             #expect(count <= 512)
         }
@@ -92,12 +93,12 @@ struct AdmissionTests {
     @Test("an address can be forgotten, one or all")
     func forget() {
         var table = IgnoredAddresses()
-        table.record(BLEAddress(value: 1), now: 0)
-        table.record(BLEAddress(value: 2), now: 0)
-        table.remove(BLEAddress(value: 1))
+        table.record(BluetoothAddress(value: 1), now: 0)
+        table.record(BluetoothAddress(value: 2), now: 0)
+        table.remove(BluetoothAddress(value: 1))
         let afterRemove = table.count(now: 0)
-        #expect(!table.contains(BLEAddress(value: 1), now: 0) && afterRemove == 1)
-        table.record(BLEAddress(value: 1), now: 1)
+        #expect(!table.contains(BluetoothAddress(value: 1), now: 0) && afterRemove == 1)
+        table.record(BluetoothAddress(value: 1), now: 1)
         let afterRecord = table.count(now: 1)
         table.removeAll()
         let afterClear = table.count(now: 1)

@@ -1,6 +1,7 @@
 import BLEModels
 import BridgeCore
 import Testing
+import Support
 
 @Suite("Connect rules")
 struct ConnectRuleTests {
@@ -80,7 +81,7 @@ struct ConnectRuleTests {
             deny: ["11:22:33:44:55:66", "bogus"])
         #expect(rules.rule(for: device)?.index == index)
         #expect(rules.problems == ["deny[1]: address \"bogus\" is not six octets like AA:BB:CC:DD:EE:FF"])
-        #expect(rules.isDenied(try! BLEAddress("11:22:33:44:55:66")))
+        #expect(rules.isDenied(try! BluetoothAddress("11:22:33:44:55:66")))
         #expect(!rules.isDenied(device.address))
         let broken = ConnectRules(rules: [rules.rules[0], ConnectRule(match: .init(service: "nope"), policy: .all)])
         #expect(broken.problems.count == 1 && broken.problems[0].hasPrefix("connect[1]: service:"))
@@ -93,6 +94,6 @@ func device(
     status: DeviceStatus = .available, remembered: Bool = false, manual: KnownDevice.Manual = .none
 ) -> KnownDevice {
     KnownDevice(
-        address: try! BLEAddress(address), name: name, services: Set(services.map { try! BLEUUID($0) }),
+        address: try! BluetoothAddress(address), name: name, services: Set(services.map { try! BLEUUID($0) }),
         signal: signal, status: status, remembered: remembered, manual: manual)
 }

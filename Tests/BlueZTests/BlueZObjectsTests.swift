@@ -2,6 +2,7 @@ import BLEModels
 import BlueZ
 import DBus
 import Testing
+import Support
 
 @Suite("BlueZ object cache (pure)")
 struct BlueZObjectsTests {
@@ -35,7 +36,7 @@ struct BlueZObjectsTests {
         #expect(objects.adapters[Self.adapter]?.roles == ["central"])
         #expect(objects.adapters[Self.adapter]?.name == "hci0")
         let device = try #require(objects.devices[Self.nova])
-        #expect(device.address == (try BLEAddress("AA:BB:CC:DD:EE:01")))
+        #expect(device.address == (try BluetoothAddress("AA:BB:CC:DD:EE:01")))
         #expect(device.name == "Nova" && device.rssi == -48 && !device.connected)
         #expect(device.services == [try BLEUUID("fff0")])
         #expect(device.manufacturerData == [0x004c: [2, 21]])

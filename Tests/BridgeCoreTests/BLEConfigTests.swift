@@ -3,6 +3,7 @@ import BLEModels
 import BridgeConfig
 import BridgeCore
 import Testing
+import Support
 
 @Suite("The ble config section")
 struct BLEConfigTests {
@@ -36,7 +37,7 @@ struct BLEConfigTests {
         #expect(ble.connect[1].match.service == "180d" && ble.connect[1].policy == .all)
         #expect(ble.connect[2].match.address == "AA-BB-CC-DD-EE-01" && ble.connect[2].match.deviceClass == "Nova")
         #expect(ble.connect[2].policy == .closest && ble.connect[2].maxDevices == 1 && ble.connect[2].minSignal == 0.1)
-        let nova = KnownDevice(address: try BLEAddress("AA:BB:CC:DD:EE:01"), name: "Nova", services: [try BLEUUID("fff0")])
+        let nova = KnownDevice(address: try BluetoothAddress("AA:BB:CC:DD:EE:01"), name: "Nova", services: [try BLEUUID("fff0")])
         #expect(ble.rules.rule(for: nova)?.index == 0)
         #expect(BLESettings().awayAfter == .seconds(60))
     }

@@ -1,10 +1,10 @@
-import BridgeCore
 import EV3Link
 import EV3Protocol
 import EV3Simulator
 import Logging
 import Synchronization
 import Testing
+import Support
 
 /// A link run against a simulator: the link's events collected, helpers to wait for them.
 final class LinkHarness: Sendable {

@@ -3,6 +3,7 @@ import EV3Protocol
 import EV3Simulator
 import TestSupport
 import Testing
+import Support
 
 @Suite("EV3 link: the queue, stops, pacing, discovery and failures")
 struct LinkQueueTests {
@@ -135,7 +136,7 @@ struct LinkQueueTests {
 
     @Test("Bluetooth without a kernel that has it (or without the brick) fails with a typed error, and keeps trying")
     func bluetooth() async throws {
-        let endpoint = EV3Endpoint.bluetooth(try EV3BluetoothAddress("00:16:53:3F:0C:1E"))
+        let endpoint = EV3Endpoint.bluetooth(try BluetoothAddress("00:16:53:3F:0C:1E"))
         var options = EV3LinkOptions.defaults(for: .bluetooth)
         options.connectTimeout = .milliseconds(500)
         try await using(LinkHarness(simulator: EV3BrickSimulator(), endpoint: endpoint, options: options)) { harness in

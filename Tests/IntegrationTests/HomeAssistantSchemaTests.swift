@@ -5,6 +5,7 @@ import BridgeCore
 import Foundation
 import Testing
 import TestSupport
+import Support
 
 /// Every entity kind the bridge publishes goes through a real Home Assistant: the legacy payloads through
 /// 2024.1 and the default ones through 2025.4. Each config's value templates are also rendered against the
@@ -34,10 +35,10 @@ struct HomeAssistantSchemaTests {
         bridge.driver(.lifx).announce(Fixtures.scenes())
         bridge.driver(.ble).announce(Fixtures.sensorBox(), state: Fixtures.sensorBoxState)
         let nova = BLEDescriptors.device(
-            id: DeviceID("ble_aabbccddee01")!, address: try BLEAddress("AA:BB:CC:DD:EE:01"), name: "Nova",
+            id: DeviceID("ble_aabbccddee01")!, address: try BluetoothAddress("AA:BB:CC:DD:EE:01"), name: "Nova",
             services: [try BLEUUID("fff0")])
         let plain = BLEDescriptors.device(
-            id: DeviceID("ble_c0ffee00180d")!, address: try BLEAddress("C0:FF:EE:00:18:0D"), name: "Heart Rate",
+            id: DeviceID("ble_c0ffee00180d")!, address: try BluetoothAddress("C0:FF:EE:00:18:0D"), name: "Heart Rate",
             services: [try BLEUUID("180d")])
         #expect(nova.kind == "light" && plain.kind == "ble")
         bridge.driver(.ble).announce(nova, state: ["state": "ON", "brightness": 255, "color_temp": 2700, "signal": 0.8, "timeout": 1500])
@@ -69,7 +70,7 @@ struct HomeAssistantSchemaTests {
     /// characteristics under `gatt`, with a value for each in its state.
     static func everyQuantity() throws -> (DeviceDescriptor, [String: JSONValue]) {
         var descriptor = BLEDescriptors.device(
-            id: DeviceID("ble_b7b7b7b7b7b7")!, address: try BLEAddress("B7:B7:B7:B7:B7:B7"), name: "Everything", services: [])
+            id: DeviceID("ble_b7b7b7b7b7b7")!, address: try BluetoothAddress("B7:B7:B7:B7:B7:B7"), name: "Everything", services: [])
         var quantities: [Quantity] = []
         for quantity in BTHome.objects.map(\.quantity) + [.heartRate, .sensorContact, .energyExpended, .rrIntervals]
         where !quantities.contains(where: { $0.key == quantity.key }) {

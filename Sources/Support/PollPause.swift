@@ -9,9 +9,15 @@ public final class PollPause: Sendable {
     }
 
     private let state = Mutex(State())
+    private let sleep: @Sendable (Duration) async throws -> Void
 
-    /// A pause nobody has woken yet.
-    public init() {}
+    /// A pause nobody has woken yet, timed by `clock`.
+    public init<C: Clock>(clock: C) where C.Duration == Duration {
+        sleep = { try await clock.sleep(until: clock.now.advanced(by: $0), tolerance: nil) }
+    }
+
+    /// A pause nobody has woken yet, timed by the continuous clock.
+    public convenience init() { self.init(clock: ContinuousClock()) }
 
     /// Ends the pause under way, or skips the next one.
     public func wake() {
@@ -35,7 +41,7 @@ public final class PollPause: Sendable {
         if woken { return !Task.isCancelled }
         defer { state.withLock { $0.waker = nil } }
         return await withTaskGroup(of: Bool.self) { group in
-            group.addTask { (try? await Task.sleep(for: interval)) != nil }
+            group.addTask { [sleep] in (try? await sleep(interval)) != nil }
             group.addTask {
                 for await _ in wakeups { return true }
                 return false

@@ -1,4 +1,4 @@
-import BridgeCore
+import Support
 import Testing
 
 @Suite("The pause between polls", .timeLimit(.minutes(1)))

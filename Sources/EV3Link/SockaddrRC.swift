@@ -1,29 +1,6 @@
-/// A Bluetooth device address, e.g. a brick's `00:16:53:3F:0C:1E` (the brick's serial number is the same
-/// twelve digits without colons).
-public struct EV3BluetoothAddress: Sendable, Hashable, CustomStringConvertible {
-    /// The six octets as written, most significant first.
-    public let octets: [UInt8]
+import Support
 
-    /// Parses six hex octets separated by `:` or `-`.
-    public init(_ text: String) throws(EV3LinkError) {
-        let separator: Character = text.contains("-") ? "-" : ":"
-        let parts = text.split(separator: separator, omittingEmptySubsequences: false)
-        let octets = parts.compactMap { part -> UInt8? in
-            guard part.count == 2, part.allSatisfy({ $0.isASCII && $0.isHexDigit }) else { return nil }
-            return UInt8(part, radix: 16)
-        }
-        guard parts.count == 6, octets.count == 6 else {
-            throw .invalidEndpoint("\"\(text)\" is not a Bluetooth address like 00:16:53:3F:0C:1E")
-        }
-        self.octets = octets
-    }
-
-    /// Uppercase octets joined by colons.
-    public var description: String { octets.map { hexPair($0, uppercase: true) }.joined(separator: ":") }
-
-    /// The brick's serial number: the twelve digits, lowercase, no colons.
-    public var serialNumber: String { octets.map { hexPair($0, uppercase: false) }.joined() }
-
+extension BluetoothAddress {
     /// The address as `struct sockaddr_rc` holds it: BlueZ stores `bdaddr_t` least significant octet first.
     var socketAddress: SockaddrRC { SockaddrRC(bdaddr: octets.reversed(), channel: 1) }
 }
@@ -60,10 +37,4 @@ struct SockaddrRC {
         }
         return bytes
     }
-}
-
-/// Two hex digits.
-func hexPair(_ byte: UInt8, uppercase: Bool) -> String {
-    let digits = String(byte, radix: 16, uppercase: uppercase)
-    return digits.count == 1 ? "0" + digits : digits
 }

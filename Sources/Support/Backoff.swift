@@ -1,4 +1,5 @@
-import Foundation
+// Glibc for pow: the module depends on nothing but the standard library and the C library.
+import Glibc
 
 /// Capped exponential back-off with jitter: how long to wait before each retry of something that keeps failing.
 ///
@@ -52,12 +53,5 @@ public struct Backoff: Sendable {
     /// After a success: the next delay is `initial` again.
     public mutating func reset() {
         failures = 0
-    }
-}
-
-extension Duration {
-    /// The duration in seconds as a `Double`.
-    public var inSeconds: Double {
-        Double(components.seconds) + Double(components.attoseconds) / 1e18
     }
 }

@@ -1,4 +1,4 @@
-import BridgeCore
+import Support
 import Testing
 
 /// One back-off configuration, a deterministic random pick, and the delays it must hand out.
