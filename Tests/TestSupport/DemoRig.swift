@@ -7,9 +7,13 @@ public import LIFXSimulator
 /// as `demo.sh` starts them, and the daemon on `deploy/demo/config.yaml` with the variables `demo.sh` sets.
 /// The simulators run in the test process, so a test can see what reached them.
 public final class DemoRig: Sendable {
+    /// The broker, logging subscriptions; the demo's `${MQTT_PORT}` is its port.
     public let broker: Broker
+    /// The LIFX cloud with the demo's lights, groups and scene.
     public let lifx: LIFXCloudSimulator
+    /// The brick "Robot", found by its beacon.
     public let ev3: EV3BrickSimulator
+    /// The daemon on the demo's config.
     public let bridge: BridgeProcess
     /// The demo's `bluez.sh`, leader of its own process group (its bus daemon and the stand-in are in it).
     let bluez: ChildProcess
