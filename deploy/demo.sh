@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Sets up a fresh Debian 12 machine (with the Swift toolchain on PATH) and runs the bridge on the
 # built-in demo: a local mosquitto broker, the LIFX cloud simulator with five lights, two groups and
-# one scene, and the BlueZ stand-in with two Nova flashes, a heart-rate strap and passive thermometers.
+# one scene, and the BlueZ stand-in with two Nova flashes, a heart-rate strap, passive thermometers and a button.
 # Ctrl-C stops everything it started.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -46,7 +46,7 @@ else
   for _ in $(seq 50); do (exec 3<>"/dev/tcp/127.0.0.1/$MQTT_PORT") 2>/dev/null && break; sleep 0.1; done
 fi
 
-echo "==> Starting the BlueZ stand-in (two Nova flashes, a heart-rate strap, two passive thermometers, a phone)"
+echo "==> Starting the BlueZ stand-in (two Nova flashes, a heart-rate strap, two passive thermometers, a button, a phone)"
 BLUEZ_OUT=$(mktemp /tmp/things2mqtt-demo-bluez-out.XXXXXX)
 deploy/demo/bluez.sh >"$BLUEZ_OUT" &
 PIDS+=($!)

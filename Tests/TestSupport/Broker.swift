@@ -17,9 +17,10 @@ public final class Broker: Sendable {
     /// Starts a broker; with `persistence` off, retained messages die with the broker process.
     /// `listeners` are opened beside the plain anonymous one at `port`, each on a free port of its own.
     /// `tcpNoDelay` is mosquitto's `set_tcp_nodelay`: off (its default), the broker holds a reply it sends
-    /// right after an acknowledgement until the client's delayed ACK, about 40 ms.
+    /// right after an acknowledgement until the client's delayed ACK, about 40 ms. `logSubscriptions` logs every
+    /// SUBSCRIBE (`<client> <qos> <filter>`), so a test can tell when an outside client listens.
     public static func start(
-        persistence: Bool = false, listeners: [Listener] = [], tcpNoDelay: Bool = true
+        persistence: Bool = false, listeners: [Listener] = [], tcpNoDelay: Bool = true, logSubscriptions: Bool = false
     ) async throws -> Broker {
         let executable = try locateMosquitto()
         let directory = try TemporaryDirectory(prefix: "broker")
@@ -30,7 +31,7 @@ public final class Broker: Sendable {
             for listener in listeners { listenerPorts[listener.name] = try LocalPorts.free() }
             try writeConfig(
                 directory: directory, port: port, persistence: persistence, tcpNoDelay: tcpNoDelay,
-                listeners: listeners.map { ($0, listenerPorts[$0.name] ?? 0) })
+                logSubscriptions: logSubscriptions, listeners: listeners.map { ($0, listenerPorts[$0.name] ?? 0) })
             let child = try launch(executable, directory)
             if try await waitUntilListening(child, ports: [port] + listenerPorts.values) {
                 return Broker(
@@ -120,7 +121,8 @@ public final class Broker: Sendable {
     }
 
     private static func writeConfig(
-        directory: TemporaryDirectory, port: Int, persistence: Bool, tcpNoDelay: Bool, listeners: [(Listener, Int)]
+        directory: TemporaryDirectory, port: Int, persistence: Bool, tcpNoDelay: Bool, logSubscriptions: Bool,
+        listeners: [(Listener, Int)]
     ) throws {
         // With extra listeners, access rules are per listener, so the plain one stays open for checking clients.
         var lines = listeners.isEmpty ? [] : ["per_listener_settings true"]
@@ -130,6 +132,7 @@ public final class Broker: Sendable {
             "log_type error", "log_type warning", "log_type notice", "log_type information",
             "set_tcp_nodelay \(tcpNoDelay)",
         ]
+        if logSubscriptions { lines.append("log_type subscribe") }
         if persistence {
             lines += ["persistence true", "persistence_location \(directory.path)/"]
         } else {

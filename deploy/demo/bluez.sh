@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # The demo's BlueZ: a private D-Bus bus with the project's BlueZ stand-in (python-dbusmock and
 # Tests/bluez/bluez_things.py) holding one adapter, two Nova flashes, a heart-rate strap (heart rate,
-# battery, device information), a pvvx thermometer and a BTHome sensor advertising their readings, and a
-# phone that nobody asked for. It prints the bus address on its first line, then keeps the devices
-# advertising with a little RSSI jitter until killed.
+# battery, device information), a pvvx thermometer and a BTHome sensor advertising their readings, a
+# BTHome button pressed every six seconds, and a phone that nobody asked for. It prints the bus address on
+# its first line, then keeps the devices advertising with a little RSSI jitter until killed.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 
@@ -34,7 +34,8 @@ $B call org.bluez / org.bluez.Mock AddNova ss hci0 AA:BB:CC:DD:EE:02 >/dev/null
 HR=$($B call org.bluez / org.bluez.Mock AddStandardDevice sssas hci0 C0:FF:EE:00:18:0D "Heart Rate" 3 \
   heart_rate battery device_information | cut -d'"' -f2)
 THERMOMETER=$($B call org.bluez / org.bluez.Mock AddDevice sss hci0 A4:C1:38:12:34:56 "ATC_123456" | cut -d'"' -f2)
-BTHOME=$($B call org.bluez / org.bluez.Mock AddDevice sss hci0 B0:00:00:00:00:01 "SBBT-002C" | cut -d'"' -f2)
+BTHOME=$($B call org.bluez / org.bluez.Mock AddDevice sss hci0 B0:00:00:00:00:01 "SBHT-003C" | cut -d'"' -f2)
+BUTTON=$($B call org.bluez / org.bluez.Mock AddDevice sss hci0 B0:00:00:00:00:02 "SBBT-002C" | cut -d'"' -f2)
 PHONE=$($B call org.bluez / org.bluez.Mock AddDevice sss hci0 5A:11:22:33:44:55 "Phone" | cut -d'"' -f2)
 echo "$ADDRESS"
 
@@ -59,6 +60,12 @@ while kill -0 $MOCK_PID 2>/dev/null; do
   $B call -- org.bluez / org.bluez.Mock Advertise 'sna{qv}a{sv}' "$BTHOME" -70 0 1 \
     0000fcd2-0000-1000-8000-00805f9b34fb ay 9 64 0 "$PACKET" 2 $(le16 $(( celsius - 300 ))) 3 $(le16 $humidity) \
     >/dev/null 2>&1 || true
+  # The button advertises only when pressed, as a real one does (trigger-based BTHome v2: packet id,
+  # battery 100 %, button press), so its events reach things2mqtt/hall/remote/event.
+  if (( PACKET % 3 == 0 )); then
+    $B call -- org.bluez / org.bluez.Mock Advertise 'sna{qv}a{sv}' "$BUTTON" -62 0 1 \
+      0000fcd2-0000-1000-8000-00805f9b34fb ay 7 68 0 "$PACKET" 1 100 58 1 >/dev/null 2>&1 || true
+  fi
   # The strap, once connected, notifies its heart rate (flags 0: one byte of bpm).
   if RATE=$($B call org.bluez / org.bluez.Mock CharacteristicPath ss "$HR" 2a37 2>/dev/null | cut -d'"' -f2); then
     $B call org.bluez / org.bluez.Mock Notify say "$RATE" 2 0 $(( 62 + RANDOM % 15 )) >/dev/null 2>&1 || true
