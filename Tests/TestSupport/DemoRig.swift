@@ -33,7 +33,9 @@ public final class DemoRig: Sendable {
     }
 
     /// Starts everything and waits until the bridge has subscribed. The broker logs each SUBSCRIBE (`subscriptions(to:)`).
-    public static func start() async throws -> DemoRig {
+    /// `homeAssistantLegacy` adds `homeassistant.legacy: true` to the demo's config (the payloads Home Assistant
+    /// 2024.1 takes).
+    public static func start(homeAssistantLegacy: Bool = false) async throws -> DemoRig {
         let broker = try await Broker.start(logSubscriptions: true)
         let folder = try TemporaryDirectory(prefix: "demo")
         // setsid: the script becomes a process group, so one signal reaches its bus daemon and stand-in too.
@@ -51,7 +53,11 @@ public final class DemoRig: Sendable {
         let ev3 = EV3BrickSimulator(setup: setup)
         let beaconPort = try LocalPorts.freeUDP()
         try ev3.startBeacon(to: "127.0.0.1", port: beaconPort, tcpPort: try ev3.startWiFi(port: 0))
-        let config = try String(contentsOfFile: BridgeProcess.packageRoot + "/deploy/demo/config.yaml", encoding: .utf8)
+        var config = try String(contentsOfFile: BridgeProcess.packageRoot + "/deploy/demo/config.yaml", encoding: .utf8)
+        if homeAssistantLegacy {
+            guard config.contains("homeassistant:\n  enabled: true\n") else { throw TestFailure("the demo config has no homeassistant section") }
+            config = config.replacingOccurrences(of: "homeassistant:\n  enabled: true\n", with: "homeassistant:\n  enabled: true\n  legacy: true\n")
+        }
         let bridge = try BridgeProcess.start(
             config: config,
             environment: [
