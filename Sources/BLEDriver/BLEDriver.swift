@@ -98,7 +98,7 @@ public actor BLEDriver: DeviceDriver, ConnectionControl {
         // Ends (and the caller reconnects) when the bus connection drops.
         await withTaskGroup(of: Void.self) { group in
             group.addTask { await client.run() }
-            group.addTask { [self] in for await event in client.events { await handle(event) } }
+            group.addTask { [self] in while let event = await client.next() { await handle(event) } }
             group.addTask { [self] in await sweep() }
             group.addTask { [self] in await runNovas() }
             group.addTask { for await event in connection.events where event != .closed { break } }

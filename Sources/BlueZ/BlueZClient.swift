@@ -5,6 +5,10 @@ import Support
 /// BlueZ over D-Bus with its objects cached. Signals are subscribed before `GetManagedObjects`, so
 /// nothing that happens in between is missed; bluetoothd going away empties the cache, and coming back
 /// (a new owner of `org.bluez`) rebuilds it, so the driver can restart discovery and reconnect.
+///
+/// The D-Bus loop thread puts BlueZ's signals into one bounded mailbox that merges them per object path; the
+/// driver takes what waits there with `next()`, which applies it to the cache as it hands it over, so nothing
+/// queues between the bus and the driver but that mailbox.
 public actor BlueZClient {
     /// What the client reports, in order.
     public enum Event: Sendable, Equatable {
@@ -21,40 +25,64 @@ public actor BlueZClient {
     public static let busName = "org.bluez"
     let connection: DBusConnection
     let logger: Logger
-    /// The cache, as of the last event.
+    /// The cache, as of the last event handed over.
     public private(set) var objects = BlueZObjects()
-    private let continuation: AsyncStream<Event>.Continuation
-    /// Signals that arrive while `GetManagedObjects` is in flight, replayed on top of its snapshot so that
-    /// nothing emitted after the snapshot was taken is lost to it.
-    private var heldSignals: [DBusSignal]?
-    /// The events, for one consumer.
-    public nonisolated let events: AsyncStream<Event>
+    private let mailbox = SignalMailbox()
+    private var rings: AsyncStream<Void>.AsyncIterator
+    /// Owner news, handed over before any signal: a few at a time, as bluetoothd comes and goes.
+    private var news: [Event] = []
+    /// `GetManagedObjects` is in flight: signals wait in the mailbox, to be applied on top of its snapshot.
+    private var loading = false
+    private var ended = false
+    /// Signals the mailbox dropped so far (it was full), reported once per batch that saw new drops.
+    private var dropped = 0
 
     /// Creates a client on an open connection; nothing happens until `run()`.
     public init(connection: DBusConnection, logger: Logger) {
         self.connection = connection
         self.logger = logger
-        (events, continuation) = AsyncStream.makeStream(of: Event.self)
+        rings = mailbox.rings.makeAsyncIterator()
     }
 
-    /// Follows BlueZ until cancelled.
+    /// Follows BlueZ until cancelled or the connection closes.
     public func run() async {
-        let signals: AsyncStream<DBusSignal>
+        defer {
+            ended = true
+            mailbox.ring()
+        }
+        let end: @Sendable () -> Void
         let owners: AsyncStream<String?>
         do {
-            signals = try await connection.subscribe(DBusMatchRule(sender: Self.busName))
+            end = try await connection.subscribe(DBusMatchRule(sender: Self.busName), into: mailbox)
             owners = try await connection.watchNameOwner(Self.busName)
         } catch {
             logger.error("Cannot follow BlueZ on D-Bus", metadata: ["error": "\(error)"])
-            continuation.yield(.failed(error.description))
+            report(.failed(error.description))
             return
         }
-        await withTaskGroup(of: Void.self) { group in
-            group.addTask { for await owner in owners { await self.ownerChanged(owner) } }
-            group.addTask { for await signal in signals { await self.handle(signal) } }
-            await group.waitForAll()
+        defer { end() }
+        for await owner in owners { await ownerChanged(owner) }
+    }
+
+    /// The next event: owner news first, then everything the mailbox holds, applied to the cache; nil once the
+    /// client has ended.
+    public func next() async -> Event? {
+        while !Task.isCancelled {
+            if !news.isEmpty { return news.removeFirst() }
+            if !loading {
+                let (batch, droppedSoFar) = mailbox.drain()
+                if droppedSoFar > 0 {
+                    dropped += droppedSoFar
+                    logger.warning("BlueZ signals dropped: the bridge fell behind", metadata: ["total": "\(dropped)"])
+                }
+                let changes = batch.flatMap { apply($0.path, $0.items) }
+                if !changes.isEmpty { return .changed(changes) }
+            }
+            if ended { return nil }
+            var waiting = rings
+            guard await waiting.next(isolation: #isolation) != nil else { return ended ? nil : news.isEmpty ? nil : news.removeFirst() }
         }
-        continuation.finish()
+        return nil
     }
 
     /// Calls a BlueZ method; BlueZ's error names (`org.bluez.Error.InProgress`, …) come back in the error.
@@ -67,62 +95,66 @@ public actor BlueZClient {
             timeout: timeout)
     }
 
+    private func report(_ event: Event) {
+        news.append(event)
+        mailbox.ring()
+    }
+
     private func ownerChanged(_ owner: String?) async {
         guard let owner else {
             objects = BlueZObjects()
             logger.warning("BlueZ left the bus")
-            continuation.yield(.unavailable)
+            report(.unavailable)
             return
         }
         // A bluetoothd that has just started may not answer yet: retry while it is still the owner.
         var backoff = Backoff(initial: .milliseconds(500), maximum: .seconds(10))
         while !Task.isCancelled {
-            heldSignals = []
-            defer { heldSignals = nil }
+            loading = true
+            defer {
+                loading = false
+                mailbox.ring()
+            }
             do {
                 let reply = try await call("/", "org.freedesktop.DBus.ObjectManager", "GetManagedObjects", timeout: .seconds(5))
-                var changes = objects.load(reply.first ?? .array("{oa{sa{sv}}}", []))
-                for signal in heldSignals ?? [] { changes += apply(signal) }
+                let changes = objects.load(reply.first ?? .array("{oa{sa{sv}}}", []))
                 logger.info(
                     "BlueZ on the bus",
                     metadata: ["owner": "\(owner)", "adapters": "\(objects.adapters.count)", "devices": "\(objects.devices.count)"])
-                continuation.yield(.available(owner: owner))
-                if !changes.isEmpty { continuation.yield(.changed(changes)) }
+                report(.available(owner: owner))
+                if !changes.isEmpty { report(.changed(changes)) }
                 return
             } catch {
                 logger.warning("BlueZ did not list its objects; retrying", metadata: ["error": "\(error)"])
-                continuation.yield(.failed(error.description))
+                report(.failed(error.description))
                 guard (try? await connection.nameOwner(Self.busName)) == owner else { return }
                 try? await Task.sleep(for: backoff.next())
             }
         }
     }
 
-    private func handle(_ signal: DBusSignal) {
-        if heldSignals != nil {
-            heldSignals?.append(signal)
-            return
+    private func apply(_ path: String, _ items: [SignalMailbox.Item]) -> [BlueZChange] {
+        var changes: [BlueZChange] = []
+        for item in items {
+            switch item {
+            case .properties(let interface, let changed, let invalidated):
+                changes += objects.propertiesChanged(path, interface: interface, properties: changed, invalidated: Array(invalidated))
+            case .signal(let signal): changes += apply(signal)
+            }
         }
-        let changes = apply(signal)
-        if !changes.isEmpty { continuation.yield(.changed(changes)) }
+        return changes
     }
 
     private func apply(_ signal: DBusSignal) -> [BlueZChange] {
-        var changes: [BlueZChange] = []
         switch (signal.interface, signal.member) {
         case ("org.freedesktop.DBus.ObjectManager", "InterfacesAdded"):
             guard signal.body.count >= 2, let path = signal.body[0].objectPath else { return [] }
-            changes = objects.interfacesAdded(path, signal.body[1])
+            return objects.interfacesAdded(path, signal.body[1])
         case ("org.freedesktop.DBus.ObjectManager", "InterfacesRemoved"):
             guard signal.body.count >= 2, let path = signal.body[0].objectPath else { return [] }
-            changes = objects.interfacesRemoved(path, signal.body[1].array?.compactMap(\.string) ?? [])
-        case ("org.freedesktop.DBus.Properties", "PropertiesChanged"):
-            guard signal.body.count >= 2, let interface = signal.body[0].string else { return [] }
-            let invalidated = signal.body.count >= 3 ? signal.body[2].array?.compactMap(\.string) ?? [] : []
-            changes = objects.propertiesChanged(signal.path, interface: interface, changed: signal.body[1], invalidated: invalidated)
+            return objects.interfacesRemoved(path, signal.body[1].array?.compactMap(\.string) ?? [])
         default:
-            break
+            return []
         }
-        return changes
     }
 }

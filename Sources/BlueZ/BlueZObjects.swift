@@ -68,7 +68,14 @@ public struct BlueZObjects: Sendable, Equatable {
     public mutating func propertiesChanged(
         _ path: String, interface: String, changed: DBusValue, invalidated: [String]
     ) -> [BlueZChange] {
-        apply(path, interface, changed.dictionary ?? [:], invalidated: invalidated, create: false).map { [$0] } ?? []
+        propertiesChanged(path, interface: interface, properties: changed.dictionary ?? [:], invalidated: invalidated)
+    }
+
+    /// The same, with the changed properties already read (variants unwrapped).
+    public mutating func propertiesChanged(
+        _ path: String, interface: String, properties: [String: DBusValue], invalidated: [String]
+    ) -> [BlueZChange] {
+        apply(path, interface, properties, invalidated: invalidated, create: false).map { [$0] } ?? []
     }
 
     /// Updates (or with `create`, adds) the record of one interface at `path`; nil if nothing changed.

@@ -10,10 +10,18 @@ extension DBusConnection {
         _ rule: DBusMatchRule,
         bufferingPolicy: AsyncStream<DBusSignal>.Continuation.BufferingPolicy = .unbounded
     ) async throws(DBusError) -> AsyncStream<DBusSignal> {
+        let (stream, continuation) = AsyncStream.makeStream(of: DBusSignal.self, bufferingPolicy: bufferingPolicy)
+        let end = try await subscribe(rule, into: StreamSignalSink(continuation: continuation))
+        continuation.onTermination = { _ in end() }
+        return stream
+    }
+
+    /// Subscribes `sink` to the signals a rule matches: the loop thread hands each one to it directly, so the
+    /// sink decides how much may wait (merge, bound). Returns what ends the subscription (removing the rule).
+    public func subscribe(_ rule: DBusMatchRule, into sink: some DBusSignalSink) async throws(DBusError) -> @Sendable () -> Void {
         let text = try rule.text()
         let followed = rule.sender.flatMap { DBusMatchRule.isFixedSender($0) ? nil : $0 }
         let nameUse: UInt64? = if let followed { try await followOwner(of: followed, observer: nil) } else { nil }
-        let (stream, sink) = AsyncStream.makeStream(of: DBusSignal.self, bufferingPolicy: bufferingPolicy)
         let core = core
         let release: @Sendable () -> Void = {
             if let followed, let nameUse { core.releaseName(followed, id: nameUse, removingMatchFor: true) }
@@ -29,12 +37,11 @@ extension DBusConnection {
             release()
             throw error
         }
-        sink.onTermination = { _ in
+        return {
             core.removeSubscription(id)
             core.removeMatch(text)
             release()
         }
-        return stream
     }
 
     /// Follows a bus name: yields its current owner's unique name (nil while nobody owns it) first, then

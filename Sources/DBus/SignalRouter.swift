@@ -3,7 +3,7 @@
 struct SignalRouter {
     struct Subscription {
         let rule: DBusMatchRule
-        let sink: AsyncStream<DBusSignal>.Continuation
+        let sink: any DBusSignalSink
     }
 
     /// What is known about a name's owner: nothing yet, or its unique name (nil: no owner).
@@ -37,7 +37,7 @@ struct SignalRouter {
 
 extension ConnectionCore {
     /// Registers a subscription (before its match rule is added, so nothing that matches is missed).
-    func addSubscription(_ rule: DBusMatchRule, sink: AsyncStream<DBusSignal>.Continuation) -> UInt64? {
+    func addSubscription(_ rule: DBusMatchRule, sink: any DBusSignalSink) -> UInt64? {
         router.withLock { router in
             guard router.open else { return nil }
             let id = router.newID()
@@ -108,7 +108,7 @@ extension ConnectionCore {
         do {
             let body = try message.read(operation: "read signal \(interface).\(member)")
             let signal = DBusSignal(sender: header.sender, path: path, interface: interface, member: member, body: body)
-            for sink in sinks { sink.yield(signal) }
+            for sink in sinks { sink.receive(signal) }
         } catch {
             logger.debug("D-Bus signal dropped", metadata: ["error": "\(error)"])
         }

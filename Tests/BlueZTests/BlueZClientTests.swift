@@ -24,7 +24,7 @@ struct BlueZClientTests {
             client = BlueZClient(connection: connection, logger: Logger(label: "bluez-test"))
             let client = self.client
             let running = Task { await client.run() }
-            let recording = Task { [self] in for await event in client.events { self.events.withLock { $0.append(event) } } }
+            let recording = Task { [self] in while let event = await client.next() { self.events.withLock { $0.append(event) } } }
             tasks.withLock { $0 = [running, recording] }
         }
 

@@ -1,0 +1,91 @@
+import DBus
+import Synchronization
+
+/// The one hand-over from the D-Bus loop thread to the code that follows BlueZ: BlueZ's signals wait here
+/// merged per object path, the newest value of each property winning, so a burst of adverts leaves at most one
+/// waiting entry per device however fast it comes. Structural signals (interfaces added or removed) keep
+/// their order among a path's changes. Bounded: past `maxPaths` waiting paths, or `maxPerPath` entries of
+/// one path, a signal is dropped and counted.
+final class SignalMailbox: DBusSignalSink {
+    /// What waits for one path, in order.
+    enum Item: Sendable {
+        /// Merged `PropertiesChanged` of one interface.
+        case properties(interface: String, changed: [String: DBusValue], invalidated: Set<String>)
+        /// Any other signal, as it came.
+        case signal(DBusSignal)
+    }
+
+    static let maxPaths = 4096
+    static let maxPerPath = 16
+
+    private struct State {
+        var order: [String] = []
+        var waiting: [String: [Item]] = [:]
+        var dropped = 0
+    }
+
+    private let state = Mutex(State())
+    private let bell: AsyncStream<Void>.Continuation
+    /// Rings (at most one ring waits) whenever something was put in; finishes with the subscription.
+    let rings: AsyncStream<Void>
+
+    init() {
+        (rings, bell) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
+    }
+
+    /// Loop thread: merges the signal in and rings.
+    func receive(_ signal: DBusSignal) {
+        let item = Self.item(signal)
+        // Interfaces added or removed are kept with the object they name, so a device's changes stay in order.
+        let path = signal.member.hasPrefix("Interfaces") ? signal.body.first?.objectPath ?? signal.path : signal.path
+        let kept = state.withLock { state -> Bool in
+            guard var items = state.waiting[path] else {
+                guard state.order.count < Self.maxPaths else { return Self.drop(&state) }
+                state.order.append(path)
+                state.waiting[path] = [item]
+                return true
+            }
+            state.waiting[path] = nil
+            defer { state.waiting[path] = items }
+            if case .properties(let interface, let changed, let invalidated) = item,
+                case .properties(interface, var merged, var gone)? = items.last
+            {
+                merged.merge(changed) { $1 }
+                for key in invalidated { merged[key] = nil }
+                gone.subtract(changed.keys)
+                items[items.count - 1] = .properties(interface: interface, changed: merged, invalidated: gone.union(invalidated))
+                return true
+            }
+            guard items.count < Self.maxPerPath else { return Self.drop(&state) }
+            items.append(item)
+            return true
+        }
+        if kept { bell.yield() }
+    }
+
+    func finish() { bell.finish() }
+
+    /// Wakes the reader although nothing new was put in (it has other news, or should stop).
+    func ring() { bell.yield() }
+
+    /// Everything waiting, object by object in the order each one's first entry came; the mailbox is empty after.
+    func drain() -> (items: [(path: String, items: [Item])], dropped: Int) {
+        state.withLock { state in
+            defer { state = State() }
+            return (state.order.compactMap { path in state.waiting[path].map { (path, $0) } }, state.dropped)
+        }
+    }
+
+    private static func drop(_ state: inout State) -> Bool {
+        state.dropped += 1
+        return false
+    }
+
+    private static func item(_ signal: DBusSignal) -> Item {
+        guard signal.interface == "org.freedesktop.DBus.Properties", signal.member == "PropertiesChanged",
+            signal.body.count >= 2, let interface = signal.body[0].string, let changed = signal.body[1].dictionary
+        else { return .signal(signal) }
+        let invalidated = signal.body.count >= 3 ? Set(signal.body[2].array?.compactMap(\.string) ?? []) : []
+        return .properties(interface: interface, changed: changed, invalidated: invalidated)
+    }
+}

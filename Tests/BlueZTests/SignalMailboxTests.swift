@@ -1,0 +1,51 @@
+@testable import BlueZ
+import DBus
+import Testing
+
+@Suite("The mailbox between the D-Bus thread and the driver: merged per path, in order, bounded")
+struct SignalMailboxTests {
+    static func changed(_ path: String, _ properties: [String: DBusValue], invalidated: [String] = []) -> DBusSignal {
+        let entries = properties.sorted { $0.key < $1.key }.map { DBusDictEntry(key: .string($0.key), value: .variant($0.value)) }
+        return DBusSignal(
+            sender: ":1.1", path: path, interface: "org.freedesktop.DBus.Properties", member: "PropertiesChanged",
+            body: [.string("org.bluez.Device1"), .dictionary(key: "s", value: "v", entries), .array("s", invalidated.map(DBusValue.string))])
+    }
+
+    static func added(_ path: String) -> DBusSignal {
+        DBusSignal(
+            sender: ":1.1", path: "/", interface: "org.freedesktop.DBus.ObjectManager", member: "InterfacesAdded",
+            body: [.objectPath(path), .dictionary(key: "s", value: "a{sv}", [])])
+    }
+
+    @Test("a burst of adverts leaves one entry per device, each property at its newest value")
+    func merges() {
+        let mailbox = SignalMailbox()
+        for rssi in -80 ... -40 { mailbox.receive(Self.changed("/dev_a", ["RSSI": .int16(Int16(rssi))])) }
+        mailbox.receive(Self.changed("/dev_b", ["RSSI": .int16(-70)]))
+        mailbox.receive(Self.changed("/dev_a", ["ServiceData": .bytes([1])], invalidated: ["RSSI"]))
+        let (batch, dropped) = mailbox.drain()
+        #expect(dropped == 0)
+        #expect(batch.map(\.path) == ["/dev_a", "/dev_b"], "in the order each path first came")
+        guard case .properties(_, let changed, let invalidated)? = batch.first?.items.first, batch.first?.items.count == 1 else {
+            Issue.record("\(batch)")
+            return
+        }
+        #expect(changed == ["ServiceData": .bytes([1])] && invalidated == ["RSSI"])
+        #expect(mailbox.drain().items.isEmpty, "empty once drained")
+    }
+
+    @Test("structural signals keep their place among a path's changes; past the bounds signals are dropped and counted")
+    func orderAndBounds() {
+        let mailbox = SignalMailbox()
+        mailbox.receive(Self.changed("/dev_c", ["RSSI": .int16(-50)]))
+        mailbox.receive(Self.added("/dev_c"))
+        mailbox.receive(Self.changed("/dev_c", ["RSSI": .int16(-40)]))
+        let items = mailbox.drain().items.first?.items ?? []
+        #expect(items.count == 3)
+        for index in 0..<(SignalMailbox.maxPaths + 10) { mailbox.receive(Self.changed("/dev_\(index)", ["RSSI": .int16(-60)])) }
+        for _ in 0..<(SignalMailbox.maxPerPath + 5) { mailbox.receive(Self.added("/dev_0")) }
+        let (batch, dropped) = mailbox.drain()
+        #expect(batch.count == SignalMailbox.maxPaths)
+        #expect(dropped == 10 + SignalMailbox.maxPerPath + 5 - (SignalMailbox.maxPerPath - 1))
+    }
+}
