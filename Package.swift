@@ -12,6 +12,7 @@ let package = Package(
     products: [
         .executable(name: "things2mqtt", targets: ["things2mqtt"]),
         .executable(name: "things2mqtt-bench", targets: ["things2mqtt-bench"]),
+        .executable(name: "things2mqtt-sim", targets: ["things2mqtt-sim"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
@@ -185,18 +186,21 @@ let package = Package(
             name: "things2mqtt",
             dependencies: [
                 "Things2MQTTApp",
-                "Bridge",
                 "BridgeCore",
                 "BridgeConfig",
-                "Mosquitto",
-                "LIFXDriver",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strictSettings
+        ),
+        .executableTarget(
+            name: "things2mqtt-sim",
+            dependencies: [
                 "LIFXSimulator",
                 "EV3Protocol",
                 "EV3Simulator",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
-                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-                .product(name: "UnixSignals", package: "swift-service-lifecycle"),
             ],
             swiftSettings: strictSettings
         ),

@@ -150,10 +150,9 @@ size=$($ENGINE image inspect "$IMAGE" --format '{{.Size}}')
 figure "image size: $((size / 1000000)) MB ($size bytes)"
 check "the image is at most 200 MB" test "$size" -le 200000000
 check "the image keeps its HEALTHCHECK" bash -c "$ENGINE image inspect $IMAGE | grep -q '\"health\"'"
-# The LIFX simulator is the same binary; the one in the image runs on this Debian 12 host too.
-BIN="$WORK/things2mqtt"
-engine run --rm --entrypoint cat "$IMAGE" /usr/local/bin/things2mqtt >"$BIN"
-chmod 755 "$BIN"
+# The LIFX simulator is its own executable, not in the image: built here and run on the host.
+swift build --product things2mqtt-sim --force-resolved-versions >/dev/null
+SIM="$(swift build --show-bin-path)/things2mqtt-sim"
 
 # ---------------------------------------------------------------------------------------------- broker, simulator
 free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
@@ -183,7 +182,7 @@ start_broker() {
 }
 stop_broker() { kill "$BROKER_PID"; wait "$BROKER_PID" 2>/dev/null || true; BROKER_PID=""; }
 start_broker
-"$BIN" simulate lifx --port "$LIFX_PORT" --token container-test >"$WORK/simulator.log" 2>&1 &
+"$SIM" lifx --port "$LIFX_PORT" --token container-test >"$WORK/simulator.log" 2>&1 &
 SIMULATOR_PID=$!
 for _ in $(seq 100); do grep -q listening "$WORK/simulator.log" && break; sleep 0.05; done
 

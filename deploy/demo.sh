@@ -16,7 +16,9 @@ fi
 
 echo "==> Building things2mqtt"
 swift build --product things2mqtt --force-resolved-versions
+swift build --product things2mqtt-sim --force-resolved-versions
 BIN="$(swift build --show-bin-path)/things2mqtt"
+SIM="$(swift build --show-bin-path)/things2mqtt-sim"
 
 MQTT_PORT="${MQTT_PORT:-1883}"
 PIDS=()
@@ -56,13 +58,13 @@ export DBUS_SYSTEM_BUS_ADDRESS
 
 LIFX_PORT="${LIFX_PORT:-18080}"
 echo "==> Starting the LIFX cloud simulator on port $LIFX_PORT"
-"$BIN" simulate lifx --port "$LIFX_PORT" --token demo-token &
+"$SIM" lifx --port "$LIFX_PORT" --token demo-token &
 PIDS+=($!)
 
 EV3_PORT="${EV3_PORT:-15555}"
 EV3_BEACON_PORT="${EV3_BEACON_PORT:-3015}"
 echo "==> Starting a simulated LEGO EV3 brick \"Robot\" on WiFi (TCP $EV3_PORT, beacon to UDP $EV3_BEACON_PORT)"
-"$BIN" simulate ev3 --wifi-port "$EV3_PORT" --beacon-to "127.0.0.1:$EV3_BEACON_PORT" --name Robot &
+"$SIM" ev3 --wifi-port "$EV3_PORT" --beacon-to "127.0.0.1:$EV3_BEACON_PORT" --name Robot &
 PIDS+=($!)
 sleep 1
 

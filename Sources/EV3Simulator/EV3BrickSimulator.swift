@@ -115,7 +115,7 @@ public final class EV3BrickSimulator: Sendable {
     /// Makes the brick misbehave (or behave again).
     public func setFault(_ fault: EV3SimulatorFault) { control.withLock { $0.fault = fault } }
 
-    /// Logs every frame and reply at info level (for `things2mqtt simulate ev3 --print-frames`).
+    /// Logs every frame and reply at info level (for `things2mqtt-sim ev3 --print-frames`).
     public func setPrintFrames(_ on: Bool) { control.withLock { $0.printFrames = on } }
 
     /// Closes every open connection, as switching the brick off does; `poweredOff` keeps new ones out.

@@ -14,7 +14,7 @@ struct Things2MQTT: AsyncParsableCommand {
         commandName: "things2mqtt",
         abstract: "Bridges BLE devices, LEGO EV3 bricks and LIFX cloud lights to MQTT and Home Assistant.",
         version: version,
-        subcommands: [Run.self, CheckConfig.self, Health.self, Simulate.self],
+        subcommands: [Run.self, CheckConfig.self, Health.self],
         defaultSubcommand: Run.self
     )
 

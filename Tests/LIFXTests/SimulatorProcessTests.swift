@@ -4,7 +4,7 @@ import Testing
 import TestSupport
 
 /// The simulator as `deploy/demo.sh` runs it: the real binary, started by an ordinary user.
-@Suite("things2mqtt simulate lifx as a process", .timeLimit(.minutes(1)))
+@Suite("things2mqtt-sim lifx as a process", .timeLimit(.minutes(1)))
 struct SimulatorProcessTests {
     static let token = "demo-token"
 
@@ -14,15 +14,15 @@ struct SimulatorProcessTests {
         defer { folder.remove() }
         // The build folder may lie under a home only its owner can enter; a copy in an open folder runs for anyone.
         chmod(folder.path, 0o755)
-        let binary = folder.file("things2mqtt")
+        let binary = folder.file("things2mqtt-sim")
         // Copied by a child process: a copy written here would leave its descriptor open in processes other
         // tests spawn meanwhile, and executing a file open for writing fails (ETXTBSY).
         let copy = try ChildProcess(
-            executable: "/bin/cp", arguments: [try BridgeProcess.binaryPath(), binary],
+            executable: "/bin/cp", arguments: [try BridgeProcess.simulatorPath(), binary],
             stdoutPath: folder.file("cp.log"), stderrPath: folder.file("cp.log"))
         #expect(try await copy.waitForExit() == 0, "\(copy.stdout)")
         chmod(binary, 0o755)
-        let command = ["simulate", "lifx", "--port", "0", "--token", Self.token]
+        let command = ["lifx", "--port", "0", "--token", Self.token]
         let child: ChildProcess
         if getuid() == 0 {
             // Root may set any socket option; only an unprivileged user shows what the demo's user meets.

@@ -96,6 +96,11 @@ public final class BridgeProcess: Sendable {
         throw TestFailure("things2mqtt binary not found near \(CommandLine.arguments[0]); run swift build first or set THINGS2MQTT_BIN")
     }
 
+    /// The `things2mqtt-sim` binary built beside the daemon's.
+    public static func simulatorPath() throws -> String {
+        URL(fileURLWithPath: try binaryPath()).deletingLastPathComponent().appendingPathComponent("things2mqtt-sim").path
+    }
+
     /// The package's root folder (where `Package.swift` is).
     public static var packageRoot: String {
         URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()

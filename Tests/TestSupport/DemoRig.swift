@@ -19,17 +19,17 @@ public final class DemoRig: Sendable {
     let bluez: ChildProcess
     let folder: TemporaryDirectory
 
-    /// The `simulate` lines of `demo.sh` that `start()` mirrors in process; `demoSimulatorLines()` reads the script's.
+    /// The simulator lines of `demo.sh` that `start()` mirrors in process; `demoSimulatorLines()` reads the script's.
     public static let mirroredSimulatorLines = [
-        #""$BIN" simulate lifx --port "$LIFX_PORT" --token demo-token &"#,
-        #""$BIN" simulate ev3 --wifi-port "$EV3_PORT" --beacon-to "127.0.0.1:$EV3_BEACON_PORT" --name Robot &"#,
+        #""$SIM" lifx --port "$LIFX_PORT" --token demo-token &"#,
+        #""$SIM" ev3 --wifi-port "$EV3_PORT" --beacon-to "127.0.0.1:$EV3_BEACON_PORT" --name Robot &"#,
     ]
 
     /// The lines of `deploy/demo.sh` that start a simulator, trimmed.
     public static func demoSimulatorLines() throws -> [String] {
         let script = try String(contentsOfFile: BridgeProcess.packageRoot + "/deploy/demo.sh", encoding: .utf8)
         return script.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
-            .filter { $0.hasPrefix(#""$BIN" simulate"#) }
+            .filter { $0.hasPrefix(#""$SIM" "#) }
     }
 
     /// Starts everything and waits until the bridge has subscribed. The broker logs each SUBSCRIBE (`subscriptions(to:)`).

@@ -3,12 +3,14 @@ import Foundation
 import LIFXSimulator
 import Logging
 
-/// `things2mqtt simulate …`: device simulators for demos and tests.
-struct Simulate: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Run a device simulator.", subcommands: [SimulateLIFX.self, SimulateEV3.self])
+/// `things2mqtt-sim`: the device simulators the demo, the tests and the benchmark run, kept out of the daemon.
+@main
+struct Things2MQTTSim: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "things2mqtt-sim", abstract: "Run a device simulator.", subcommands: [SimulateLIFX.self, SimulateEV3.self])
 }
 
-/// `things2mqtt simulate lifx`: a LIFX cloud on this machine, speaking the real HTTP API.
+/// `things2mqtt-sim lifx`: a LIFX cloud on this machine, speaking the real HTTP API.
 struct SimulateLIFX: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "lifx", abstract: "Serve the LIFX HTTP API with simulated lights (demo: 5 lights, 2 groups, 1 scene).")

@@ -4,7 +4,7 @@ import EV3Simulator
 import Foundation
 import Logging
 
-/// `things2mqtt simulate ev3`: a LEGO EV3 brick on this machine, speaking the direct-command protocol.
+/// `things2mqtt-sim ev3`: a LEGO EV3 brick on this machine, speaking the direct-command protocol.
 struct SimulateEV3: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "ev3",
