@@ -60,9 +60,6 @@ let package = Package(
             name: "BridgeConfig",
             dependencies: [
                 "BridgeCore",
-                "BLEModels",
-                "BLEFormats",
-                "EV3Protocol",
                 "Support",
                 .product(name: "Yams", package: "Yams"),
                 .product(name: "Logging", package: "swift-log"),
@@ -145,6 +142,7 @@ let package = Package(
             name: "LIFXDriver",
             dependencies: [
                 "BridgeCore",
+                "BridgeConfig",
                 "LIFXModels",
                 "Support",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
@@ -215,6 +213,7 @@ let package = Package(
                 "EV3Protocol",
                 "EV3Link",
                 "Support",
+                "LIFXModels",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
@@ -226,7 +225,7 @@ let package = Package(
             name: "TestSupport",
             dependencies: [
                 "Mosquitto", "LIFXSimulator", "BridgeCore", "Bridge", "BridgeConfig", "Things2MQTTApp", "DBus", "EV3Simulator",
-                "EV3Protocol",
+                "EV3Protocol", "LIFXModels", "BLEModels", "EV3Driver",
             ],
             path: "Tests/TestSupport",
             swiftSettings: strictSettings
@@ -238,12 +237,15 @@ let package = Package(
         ),
         .testTarget(
             name: "BridgeCoreTests",
-            dependencies: ["BridgeCore", "BridgeConfig", "Bridge", "Support", "TestSupport", "EV3Protocol"],
+            dependencies: [
+                "BridgeCore", "BridgeConfig", "Bridge", "Support", "TestSupport", "EV3Protocol", "LIFXModels", "BLEModels",
+                "EV3Driver", "LIFXDriver", "BLEDriver", "BLEFormats",
+            ],
             swiftSettings: strictSettings
         ),
         .testTarget(
             name: "BridgeTests",
-            dependencies: ["Bridge", "BridgeCore", "BridgeConfig", "TestSupport"],
+            dependencies: ["Bridge", "BridgeCore", "BridgeConfig", "TestSupport", "LIFXModels", "BLEModels", "EV3Driver"],
             swiftSettings: strictSettings
         ),
         .testTarget(
@@ -300,7 +302,7 @@ let package = Package(
             name: "IntegrationTests",
             dependencies: [
                 "TestSupport", "Mosquitto", "LIFXSimulator", "BridgeCore", "Bridge", "BridgeConfig", "Things2MQTTApp", "DBus",
-                "BLEDriver", "BLEModels", "BLEFormats", "EV3Simulator", "EV3Protocol", "Support",
+                "BLEDriver", "BLEModels", "BLEFormats", "EV3Simulator", "EV3Protocol", "Support", "LIFXModels", "EV3Driver",
             ],
             swiftSettings: strictSettings
         ),

@@ -1,8 +1,10 @@
 public import Bridge
 public import BridgeConfig
 public import BridgeCore
+public import LIFXModels
 import Logging
 import Synchronization
+import Things2MQTTApp
 
 /// `BridgeService` over a `MemoryTransport`, with scripted drivers: bridge logic without a broker.
 public final class MemoryBridge: Sendable {
@@ -30,7 +32,7 @@ public final class MemoryBridge: Sendable {
     ) throws {
         let text = yaml ?? TestConfig.yaml(port: 1883)
         do throws(ConfigErrors) {
-            config = try ConfigLoader.parse(yaml: text, file: "test.yaml")
+            config = try ConfigLoader.parse(yaml: text, file: "test.yaml", families: Families.sections)
         } catch {
             throw TestFailure("test config is invalid:\n\(error.description)")
         }
