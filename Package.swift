@@ -245,7 +245,9 @@ let package = Package(
         ),
         .testTarget(
             name: "BridgeTests",
-            dependencies: ["Bridge", "BridgeCore", "BridgeConfig", "TestSupport", "LIFXModels", "BLEModels", "EV3Driver"],
+            dependencies: [
+                "Bridge", "BridgeCore", "BridgeConfig", "TestSupport", "LIFXModels", "BLEModels", "EV3Driver", "Things2MQTTApp",
+            ],
             swiftSettings: strictSettings
         ),
         .testTarget(
