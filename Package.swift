@@ -61,9 +61,6 @@ let package = Package(
             name: "BridgeConfig",
             dependencies: [
                 "BridgeCore",
-                "BLEModels",
-                "BLEFormats",
-                "EV3Protocol",
                 "Support",
                 .product(name: "Yams", package: "Yams"),
                 .product(name: "Logging", package: "swift-log"),
@@ -146,6 +143,7 @@ let package = Package(
             name: "LIFXDriver",
             dependencies: [
                 "BridgeCore",
+                "BridgeConfig",
                 "LIFXModels",
                 "Support",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
@@ -219,6 +217,7 @@ let package = Package(
                 "EV3Protocol",
                 "EV3Link",
                 "Support",
+                "LIFXModels",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
@@ -230,7 +229,7 @@ let package = Package(
             name: "TestSupport",
             dependencies: [
                 "Mosquitto", "LIFXSimulator", "BridgeCore", "Bridge", "BridgeConfig", "Things2MQTTApp", "DBus", "EV3Simulator",
-                "EV3Protocol",
+                "EV3Protocol", "LIFXModels", "BLEModels", "EV3Driver",
             ],
             path: "Tests/TestSupport",
             swiftSettings: strictSettings
@@ -242,12 +241,17 @@ let package = Package(
         ),
         .testTarget(
             name: "BridgeCoreTests",
-            dependencies: ["BridgeCore", "BridgeConfig", "Bridge", "Support", "TestSupport", "EV3Protocol"],
+            dependencies: [
+                "BridgeCore", "BridgeConfig", "Bridge", "Support", "TestSupport", "EV3Protocol", "LIFXModels", "BLEModels",
+                "EV3Driver", "LIFXDriver", "BLEDriver", "BLEFormats",
+            ],
             swiftSettings: strictSettings
         ),
         .testTarget(
             name: "BridgeTests",
-            dependencies: ["Bridge", "BridgeCore", "BridgeConfig", "TestSupport"],
+            dependencies: [
+                "Bridge", "BridgeCore", "BridgeConfig", "TestSupport", "LIFXModels", "BLEModels", "EV3Driver", "Things2MQTTApp",
+            ],
             swiftSettings: strictSettings
         ),
         .testTarget(
@@ -304,7 +308,7 @@ let package = Package(
             name: "IntegrationTests",
             dependencies: [
                 "TestSupport", "Mosquitto", "LIFXSimulator", "BridgeCore", "Bridge", "BridgeConfig", "Things2MQTTApp", "DBus",
-                "BLEDriver", "BLEModels", "BLEFormats", "EV3Simulator", "EV3Protocol", "Support",
+                "BLEDriver", "BLEModels", "BLEFormats", "EV3Simulator", "EV3Protocol", "Support", "LIFXModels", "EV3Driver",
             ],
             swiftSettings: strictSettings
         ),

@@ -1,5 +1,5 @@
 import BLEModels
-public import BridgeConfig
+import BridgeConfig
 public import BridgeCore
 import BlueZ
 public import DBus

@@ -44,7 +44,7 @@ extension BridgeService {
 
     func publishInfo() {
         var integrations: [String: JSONValue] = [:]
-        for integration in Integration.allCases {
+        for integration in knownIntegrations {
             let status = integrationStatus[integration] ?? IntegrationStatus(.disabled)
             var entry: [String: JSONValue] = status.figures
             entry["status"] = .string(status.state.rawValue)

@@ -8,9 +8,8 @@ extension BridgeService {
         var needsRestart: [String] = []
         if newConfig.mqtt != config.mqtt { needsRestart.append("mqtt") }
         if newConfig.homeassistant != config.homeassistant { needsRestart.append("homeassistant") }
-        if newConfig.lifx != config.lifx { needsRestart.append("lifx") }
-        if newConfig.ble != config.ble { needsRestart.append("ble") }
-        if newConfig.ev3 != config.ev3 { needsRestart.append("ev3") }
+        // Each family decides which of its changes need a restart.
+        needsRestart += newConfig.families.needingRestart(from: config.families).map(\.rawValue)
         if newConfig.logLevel != config.logLevel {
             logLevel.current = newConfig.logLevel
             applied.append("log_level")

@@ -63,7 +63,7 @@ extension BridgeService {
     /// The driver and its request name for `<integration>/<name>` requests of running integrations.
     func integrationRequest(_ name: String) -> (any DeviceDriver, String)? {
         let parts = name.split(separator: "/", maxSplits: 1).map(String.init)
-        guard parts.count == 2, let integration = Integration(rawValue: parts[0]), let driver = drivers[integration] else {
+        guard parts.count == 2, let driver = drivers[Integration(rawValue: parts[0])] else {
             return nil
         }
         return (driver, parts[1])
@@ -77,7 +77,8 @@ extension BridgeService {
             case "device/remove": return .success(try await remove(fields))
             case "options": return .success(try setOptions(fields))
             default:
-                if let integration = Integration(rawValue: String(name.prefix { $0 != "/" })), name.contains("/") {
+                let integration = Integration(rawValue: String(name.prefix { $0 != "/" }))
+                if name.contains("/"), knownIntegrations.contains(integration) {
                     throw CommandError("the \(integration.rawValue) integration is not enabled")
                 }
                 throw CommandError("unknown request \"\(name)\"")

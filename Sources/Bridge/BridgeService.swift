@@ -10,6 +10,8 @@ public actor BridgeService: Service {
     var config: Configuration
     let transport: any MQTTTransport
     let drivers: [Integration: any DeviceDriver]
+    /// The registered families in the config's order, then any driver's integration the config does not list.
+    let knownIntegrations: [Integration]
     let inbox: BridgeInbox
     /// Requests that wait for a driver, and timers, as children of `run()`.
     let tasks = ServiceTasks()
@@ -44,6 +46,8 @@ public actor BridgeService: Service {
         self.config = config
         self.transport = transport
         self.drivers = Dictionary(drivers.map { ($0.integration, $0) }, uniquingKeysWith: { first, _ in first })
+        self.knownIntegrations =
+            config.integrations + Set(drivers.map(\.integration)).filter { !config.integrations.contains($0) }.sorted()
         self.inbox = inbox
         self.logLevel = logLevel
         self.options = options
@@ -54,7 +58,7 @@ public actor BridgeService: Service {
         self.discovery = DiscoveryState()
         self.summarizer = RepeatSummarizer(window: options.repeatWindow)
         inbox.install(InboxFilter(config: config))
-        for integration in Integration.allCases {
+        for integration in knownIntegrations {
             integrationStatus[integration] = IntegrationStatus(drivers.contains { $0.integration == integration } ? .starting : .disabled)
         }
     }
@@ -82,7 +86,7 @@ public actor BridgeService: Service {
             transport.subscribe(config.homeassistant.statusTopic, qos: 1)
             transport.subscribe(config.homeassistant.discoveryPrefix + "/+/+/+/config", qos: 1)
             schedule(.discoveryWindowClosed, after: options.discoveryWindow)
-            let running = Integration.allCases.filter { drivers[$0] != nil }
+            let running = knownIntegrations.filter { drivers[$0] != nil }
             for message in builder.bridgeConfigs(integrations: running) { publishDiscovery(message) }
         }
         publishInfo()
@@ -164,6 +168,7 @@ public actor BridgeService: Service {
     }
 
     var builder: DiscoveryBuilder {
-        DiscoveryBuilder(topics: topics, settings: config.homeassistant, version: options.version)
+        DiscoveryBuilder(
+            topics: topics, settings: config.homeassistant, integrations: Set(knownIntegrations), version: options.version)
     }
 }

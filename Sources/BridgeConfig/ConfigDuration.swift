@@ -1,5 +1,5 @@
 /// A duration written as `100ms`, `30s`, `5m` or `1h` (a bare number means seconds).
-public struct ConfigDuration: Sendable, Equatable, Comparable, CustomStringConvertible, Decodable {
+public struct ConfigDuration: Sendable, Equatable, Comparable, CustomStringConvertible, Codable {
     /// The length in milliseconds.
     public let milliseconds: Int64
 
@@ -63,6 +63,12 @@ public struct ConfigDuration: Sendable, Equatable, Comparable, CustomStringConve
         if milliseconds % 60_000 == 0, milliseconds > 0 { return "\(milliseconds / 60_000)m" }
         if milliseconds % 1000 == 0 { return "\(milliseconds / 1000)s" }
         return "\(milliseconds)ms"
+    }
+
+    /// Encodes the written form, as `bridge/info` shows it.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(description)
     }
 
     /// Orders by length.

@@ -25,9 +25,11 @@ public struct ConfigErrors: Error, Sendable, CustomStringConvertible {
 
 /// Reads, interpolates, decodes and validates the YAML config.
 public enum ConfigLoader {
-    /// Loads a config file; relative `*_file` paths are resolved against its folder.
-    public static func load(file: String, environment: [String: String] = ProcessInfo.processInfo.environment)
-        throws(ConfigErrors) -> Configuration
+    /// Loads a config file with the registered families' sections; relative `*_file` paths are resolved
+    /// against its folder.
+    public static func load(
+        file: String, families: [FamilySection], environment: [String: String] = ProcessInfo.processInfo.environment
+    ) throws(ConfigErrors) -> Configuration
     {
         let text: String
         do {
@@ -38,12 +40,15 @@ public enum ConfigLoader {
             ])
         }
         let folder = (file as NSString).deletingLastPathComponent
-        return try parse(yaml: text, file: file, baseDirectory: folder.isEmpty ? "." : folder, environment: environment)
+        return try parse(
+            yaml: text, file: file, families: families, baseDirectory: folder.isEmpty ? "." : folder,
+            environment: environment)
     }
 
-    /// Parses config text; `file` only labels the messages.
+    /// Parses config text with the registered families' sections; `file` only labels the messages.
     public static func parse(
-        yaml: String, file: String, baseDirectory: String = ".", environment: [String: String] = [:]
+        yaml: String, file: String, families: [FamilySection], baseDirectory: String = ".",
+        environment: [String: String] = [:]
     ) throws(ConfigErrors) -> Configuration {
         if let mark = AliasBudget.overrun(in: yaml) {
             throw ConfigErrors(issues: [
@@ -58,12 +63,13 @@ public enum ConfigLoader {
         } catch {
             throw ConfigErrors(issues: [syntaxIssue(error, file: file)])
         }
-        let collector = IssueCollector()
+        let collector = IssueCollector(baseDirectory: baseDirectory)
         let interpolated = Interpolation(environment: environment, collector: collector).apply(to: root, path: [])
         var config = Configuration()
+        for family in families { config.families.set(family.settings.init()) }
         do {
             config = try YAMLDecoder().decode(
-                Configuration.self, from: interpolated, userInfo: [.configIssues: collector])
+                Configuration.self, from: interpolated, userInfo: [.configIssues: collector, .configFamilies: families])
         } catch {
             collector.add(error, at: [])
         }

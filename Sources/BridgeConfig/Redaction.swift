@@ -1,7 +1,8 @@
 public import BridgeCore
 
 extension Configuration {
-    /// The configuration as JSON for `bridge/info`, with every secret replaced by `***`.
+    /// The configuration as JSON for `bridge/info`, with every secret replaced by `***`: the common sections
+    /// here, the families' from their `Encodable` form.
     public var redactedJSON: JSONValue {
         func secret(_ value: String?) -> JSONValue { value == nil ? .null : "***" }
         func text(_ value: String?) -> JSONValue { value.map(JSONValue.string) ?? .null }
@@ -24,7 +25,7 @@ extension Configuration {
                 "insecure": .bool(tls.insecure),
             ]
         }
-        return [
+        var json: [String: JSONValue] = [
             "mqtt": [
                 "server": .string(mqtt.server), "base_topic": .string(mqtt.baseTopic),
                 "client_id": .string(mqtt.effectiveClientID), "username": text(mqtt.username),
@@ -37,25 +38,9 @@ extension Configuration {
             ],
             "devices": .object(devicesJSON),
             "log_level": .string(logLevel.rawValue),
-            "lifx": [
-                "enabled": .bool(lifx.enabled), "token": secret(lifx.token), "api_url": .string(lifx.apiURL),
-                "poll_interval": .string(lifx.pollInterval.description),
-            ],
-            "ble": [
-                "enabled": .bool(ble.enabled), "adapter": ble.adapter.map(JSONValue.string) ?? .null,
-                "away_after": .string(ble.awayAfter.description), "connect_rules": .number(Double(ble.connect.count)),
-                "deny": .array(ble.deny.map(JSONValue.string)),
-            ],
-            "ev3": [
-                "enabled": .bool(ev3.enabled),
-                "discovery": [
-                    "wifi": .bool(ev3.discovery.wifi), "beacon_port": .number(Double(ev3.discovery.beaconPort)),
-                    "usb": .bool(ev3.discovery.usb),
-                ],
-                "bricks": .array(ev3.bricks.map { .string($0.connection.description) }),
-                "poll_interval": .string(ev3.pollInterval.description),
-                "reply_timeout": ev3.replyTimeout.map { .string($0.description) } ?? .null,
-            ],
         ]
+        // Each family's section as it encodes: a field marked `Secret` can only encode as `***`.
+        for integration in integrations { json[integration.rawValue] = families[integration]?.infoJSON ?? .null }
+        return .object(json)
     }
 }

@@ -9,14 +9,25 @@ struct PathIssue {
 }
 
 /// Collects every problem instead of stopping at the first, so one run shows them all.
-final class IssueCollector {
+public final class IssueCollector {
     var issues: [PathIssue] = []
+    /// Where relative `*_file` paths start: the config file's folder.
+    let baseDirectory: String
 
-    func add(_ path: [String], _ message: String, atKey: Bool = false) {
+    init(baseDirectory: String = ".") { self.baseDirectory = baseDirectory }
+
+    /// The collector a config decoder reports to (a fresh one outside the loader).
+    public static func of(_ decoder: any Decoder) -> IssueCollector {
+        decoder.userInfo[.configIssues] as? IssueCollector ?? IssueCollector()
+    }
+
+    /// Records a problem at a key path (`atKey` points at the key rather than its value).
+    public func add(_ path: [String], _ message: String, atKey: Bool = false) {
         issues.append(PathIssue(path: path, message: message, atKey: atKey))
     }
 
-    func add(_ error: any Error, at path: [String]) {
+    /// Records a decoding error where it happened.
+    public func add(_ error: any Error, at path: [String]) {
         guard let decodingError = error as? DecodingError else {
             add(path, String(describing: error))
             return
@@ -63,12 +74,16 @@ struct AnyKey: CodingKey {
 
 /// Reads one mapping section: reports unknown keys, and turns each field's decoding error into an
 /// issue while falling back to the default, so the rest of the file is still checked.
-struct SectionReader<Key: CodingKey & CaseIterable> {
-    let container: KeyedDecodingContainer<Key>
-    let collector: IssueCollector
-    let path: [String]
+public struct SectionReader<Key: CodingKey & CaseIterable> {
+    /// The section's keyed container, for keys that need more than a value (null, presence).
+    public let container: KeyedDecodingContainer<Key>
+    /// Where problems go.
+    public let collector: IssueCollector
+    /// The section's key path.
+    public let path: [String]
 
-    init(_ decoder: any Decoder, keys: Key.Type) throws {
+    /// Opens a section, reporting every key that `Key` does not list.
+    public init(_ decoder: any Decoder, keys: Key.Type) throws {
         collector = decoder.userInfo[.configIssues] as? IssueCollector ?? IssueCollector()
         path = decoder.codingPath.map(\.stringValue)
         let all = try decoder.container(keyedBy: AnyKey.self)
@@ -82,12 +97,12 @@ struct SectionReader<Key: CodingKey & CaseIterable> {
     }
 
     /// The field's value, or `fallback` when absent, null or invalid (invalid is recorded).
-    func value<T: Decodable>(_ key: Key, default fallback: T) -> T {
+    public func value<T: Decodable>(_ key: Key, default fallback: T) -> T {
         optional(key) ?? fallback
     }
 
     /// The field's value, or nil when absent, null or invalid (invalid is recorded).
-    func optional<T: Decodable>(_ key: Key) -> T? {
+    public func optional<T: Decodable>(_ key: Key) -> T? {
         do {
             return try container.decodeIfPresent(T.self, forKey: key)
         } catch {
@@ -97,7 +112,25 @@ struct SectionReader<Key: CodingKey & CaseIterable> {
     }
 
     /// Records a problem with a field's value.
-    func problem(_ key: Key, _ message: String) {
+    public func problem(_ key: Key, _ message: String) {
         collector.add(path + [key.stringValue], message)
+    }
+}
+
+extension SectionReader {
+    /// A secret from its inline key or its `_file` sibling (read relative to the config file, trimmed).
+    public func secret(_ key: Key, file fileKey: Key) -> Secret? {
+        let inline: Secret? = optional(key)
+        guard let file: String = optional(fileKey) else { return inline }
+        if inline != nil {
+            problem(fileKey, "set \(key.stringValue) or \(fileKey.stringValue), not both")
+            return inline
+        }
+        let resolved = file.hasPrefix("/") ? file : collector.baseDirectory + "/" + file
+        guard let text = try? String(contentsOfFile: resolved, encoding: .utf8) else {
+            problem(fileKey, "cannot read \(file)")
+            return nil
+        }
+        return Secret(text.trimmingCharacters(in: .whitespacesAndNewlines))
     }
 }

@@ -1,5 +1,3 @@
-public import BLEFormats
-public import BLEModels
 public import BridgeCore
 public import Logging
 
@@ -10,9 +8,17 @@ public struct Configuration: Sendable, Equatable {
     /// Per-device settings keyed by device id.
     public var devices: [DeviceID: DeviceSettings] = [:]
     public var logLevel: Logger.Level = .info
-    public var lifx = LIFXSettings()
-    public var ble = BLESettings()
-    public var ev3 = EV3Settings()
+    /// The registered families' sections, each decoded by its family's own settings type.
+    public var families = FamilySections()
+
+    /// The registered families, in registration order.
+    public var integrations: [Integration] { families.integrations }
+
+    /// One family's section (its defaults when the family is not registered).
+    public subscript<S: FamilySettings>(_ type: S.Type) -> S {
+        get { families[type] }
+        set { families[type] = newValue }
+    }
 
     /// A configuration with every default.
     public init() {}
@@ -98,40 +104,4 @@ public enum HomeAssistantOverride: Sendable, Equatable {
     /// Keys merged into the generated payloads: top-level keys into every entity, keys named after an
     /// entity's object id into that entity only.
     case overrides([String: JSONValue])
-}
-
-/// The `lifx` section.
-public struct LIFXSettings: Sendable, Equatable {
-    public var enabled = false
-    /// The API token, read from `token` or `token_file`.
-    public var token: String?
-    public var tokenFile: String?
-    public var apiURL = "https://api.lifx.com/v1"
-    public var pollInterval = ConfigDuration.seconds(30)
-    /// Creates the defaults.
-    public init() {}
-}
-
-/// The `ble` section.
-public struct BLESettings: Sendable, Equatable {
-    public var enabled = false
-    /// The adapter to use (`hci0`); nil picks the first powered adapter with the central role.
-    public var adapter: String?
-    /// A device not heard from for this long, and not connected, becomes unavailable.
-    public var awayAfter = ConfigDuration.seconds(60)
-    /// Auto-connect rules, in order; the first that matches a device decides.
-    public var connect: [ConnectRule] = []
-    /// Addresses never connected (normalised `AA:BB:CC:DD:EE:FF`).
-    public var deny: [String] = []
-    /// The advert formats that make a passive sensor appear, each once, in the order written.
-    public var passive: [PassiveFormat] = PassiveFormat.defaults
-    /// A device's state is published at least this often while its adverts keep coming.
-    public var stateInterval = ConfigDuration.seconds(60)
-    /// A change of RSSI alone publishes a device's state at most this often.
-    public var rssiInterval = ConfigDuration.seconds(60)
-
-    /// The rules and the deny list as the connect policy takes them.
-    public var rules: ConnectRules { ConnectRules(rules: connect, deny: deny) }
-    /// Creates the defaults.
-    public init() {}
 }

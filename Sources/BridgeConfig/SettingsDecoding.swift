@@ -1,39 +1,66 @@
-import BLEFormats
-import BLEModels
 import BridgeCore
 public import Logging
 import Support
 
-extension Configuration: Decodable {
-    enum CodingKeys: String, CodingKey, CaseIterable {
-        case mqtt, homeassistant, devices, logLevel = "log_level", lifx, ble, ev3
-    }
+extension CodingUserInfoKey {
+    /// Where the root decoder finds the registered families' sections.
+    static let configFamilies = CodingUserInfoKey(rawValue: "things2mqtt.config.families")!
+}
 
-    /// Decodes the root mapping.
+extension Configuration: Decodable {
+    /// The sections every configuration has, before the families' own.
+    static let commonKeys = ["mqtt", "homeassistant", "devices", "log_level"]
+
+    /// Decodes the root mapping; each family's section is decoded by its own settings type.
     public init(from decoder: any Decoder) throws {
-        let reader = try SectionReader(decoder, keys: CodingKeys.self)
-        mqtt = reader.value(.mqtt, default: MQTTSettings())
-        homeassistant = reader.value(.homeassistant, default: HomeAssistantSettings())
-        let rawDevices: [String: DeviceSettings] = reader.value(.devices, default: [:])
+        let sections = decoder.userInfo[.configFamilies] as? [FamilySection] ?? []
+        let collector = decoder.userInfo[.configIssues] as? IssueCollector ?? IssueCollector()
+        let container = try decoder.container(keyedBy: AnyKey.self)
+        let known = Self.commonKeys + sections.map(\.integration.rawValue)
+        for key in container.allKeys where !known.contains(key.stringValue) {
+            collector.add(
+                [key.stringValue], "unknown key (expected one of: \(known.joined(separator: ", ")))", atKey: true)
+        }
+        func value<T: Decodable>(_ name: String, default fallback: T) -> T {
+            do {
+                return try container.decodeIfPresent(T.self, forKey: AnyKey(stringValue: name)) ?? fallback
+            } catch {
+                collector.add(error, at: [name])
+                return fallback
+            }
+        }
+        mqtt = value("mqtt", default: MQTTSettings())
+        homeassistant = value("homeassistant", default: HomeAssistantSettings())
+        let rawDevices: [String: DeviceSettings] = value("devices", default: [:])
+        let registered = Set(sections.map(\.integration))
         for (key, settings) in rawDevices {
-            guard let id = DeviceID(key) else {
-                reader.collector.add(
-                    ["devices", key], "\"\(key)\" is not a device id (expected lifx_<id>, ble_<mac>, ev3_<serial>)",
-                    atKey: true)
+            guard let id = DeviceID(key), registered.contains(id.integration) else {
+                let forms = sections.map(\.idForm).joined(separator: ", ")
+                collector.add(["devices", key], "\"\(key)\" is not a device id (expected \(forms))", atKey: true)
                 continue
             }
             devices[id] = settings
         }
-        if let level: String = reader.optional(.logLevel) {
+        if let level: String = value("log_level", default: nil) {
             if let parsed = Logger.Level(configName: level) {
                 logLevel = parsed
             } else {
-                reader.problem(.logLevel, "\"\(level)\" is not a log level (trace, debug, info, notice, warning, error)")
+                collector.add(["log_level"], "\"\(level)\" is not a log level (trace, debug, info, notice, warning, error)")
             }
         }
-        lifx = reader.value(.lifx, default: LIFXSettings())
-        ble = reader.value(.ble, default: BLESettings())
-        ev3 = reader.value(.ev3, default: EV3Settings())
+        for section in sections { families.set(Self.decode(section.settings, from: container, collector: collector)) }
+    }
+
+    /// One family's section, or its defaults when absent or unreadable (the problem is recorded).
+    private static func decode<S: FamilySettings>(
+        _ type: S.Type, from container: KeyedDecodingContainer<AnyKey>, collector: IssueCollector
+    ) -> S {
+        do {
+            return try container.decodeIfPresent(S.self, forKey: AnyKey(stringValue: S.integration.rawValue)) ?? S()
+        } catch {
+            collector.add(error, at: [S.integration.rawValue])
+            return S()
+        }
     }
 }
 
@@ -125,72 +152,5 @@ extension DeviceSettings: Decodable {
                 homeassistant = .overrides(overrides)
             }
         }
-    }
-}
-
-extension LIFXSettings: Decodable {
-    enum CodingKeys: String, CodingKey, CaseIterable {
-        case enabled, token, tokenFile = "token_file", apiURL = "api_url", pollInterval = "poll_interval"
-    }
-
-    /// Decodes the `lifx` section.
-    public init(from decoder: any Decoder) throws {
-        let reader = try SectionReader(decoder, keys: CodingKeys.self)
-        enabled = reader.value(.enabled, default: false)
-        token = reader.optional(.token)
-        tokenFile = reader.optional(.tokenFile)
-        apiURL = reader.value(.apiURL, default: apiURL)
-        pollInterval = reader.value(.pollInterval, default: pollInterval)
-    }
-}
-
-extension BLESettings: Decodable {
-    enum CodingKeys: String, CodingKey, CaseIterable {
-        case enabled, adapter, awayAfter = "away_after", connect, deny, passive, stateInterval = "state_interval"
-        case rssiInterval = "rssi_interval"
-    }
-
-    /// Decodes the `ble` section.
-    public init(from decoder: any Decoder) throws {
-        let reader = try SectionReader(decoder, keys: CodingKeys.self)
-        enabled = reader.value(.enabled, default: false)
-        adapter = reader.optional(.adapter)
-        awayAfter = reader.value(.awayAfter, default: awayAfter)
-        if awayAfter < .seconds(1) { reader.problem(.awayAfter, "must be at least 1s") }
-        let rules: [ConfigRule] = reader.value(.connect, default: [])
-        connect = rules.compactMap(\.rule)
-        let addresses: [String] = reader.value(.deny, default: [])
-        for (index, text) in addresses.enumerated() {
-            do throws(BluetoothAddressError) {
-                deny.append(try BluetoothAddress(text).description)
-            } catch {
-                reader.collector.add(reader.path + ["deny", "Index \(index)"], error.description)
-            }
-        }
-        passive = Self.passiveFormats(reader)
-        stateInterval = reader.value(.stateInterval, default: stateInterval)
-        if stateInterval < .seconds(1) { reader.problem(.stateInterval, "must be at least 1s") }
-        // 0s publishes every reading: live signal at the cost of one publish per advert.
-        rssiInterval = reader.value(.rssiInterval, default: rssiInterval)
-    }
-
-    /// `passive`: format names in any case, each once; an unknown or repeated one is reported where it is written.
-    private static func passiveFormats(_ reader: SectionReader<CodingKeys>) -> [PassiveFormat] {
-        guard let names: [String] = reader.optional(.passive) else { return PassiveFormat.defaults }
-        var formats: [PassiveFormat] = []
-        for (index, name) in names.enumerated() {
-            let path = reader.path + ["passive", "Index \(index)"]
-            guard let format = PassiveFormat(rawValue: name.lowercased()) else {
-                let known = PassiveFormat.allCases.map(\.rawValue).joined(separator: ", ")
-                reader.collector.add(path, "\"\(name)\" is not a passive advert format (\(known))")
-                continue
-            }
-            guard !formats.contains(format) else {
-                reader.collector.add(path, "\"\(name)\" is listed twice")
-                continue
-            }
-            formats.append(format)
-        }
-        return formats
     }
 }

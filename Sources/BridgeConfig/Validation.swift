@@ -10,7 +10,6 @@ struct Validation {
         checkMQTT(&config.mqtt)
         checkHomeAssistant(config.homeassistant)
         checkDevices(config.devices)
-        checkLIFX(&config.lifx)
     }
 
     private func checkMQTT(_ mqtt: inout MQTTSettings) {
@@ -67,18 +66,6 @@ struct Validation {
             }
             owners[alias] = owners[alias] ?? id
         }
-    }
-
-    private func checkLIFX(_ lifx: inout LIFXSettings) {
-        lifx.token = secret(lifx.token, file: lifx.tokenFile, path: ["lifx"], key: "token")
-        if lifx.enabled, lifx.token?.isEmpty ?? true {
-            collector.add(["lifx", "token"], "the LIFX integration needs a token (token: ${LIFX_TOKEN} or token_file)")
-        }
-        guard let url = URL(string: lifx.apiURL), ["http", "https"].contains(url.scheme ?? ""), url.host != nil else {
-            collector.add(["lifx", "api_url"], "\"\(lifx.apiURL)\" is not an http(s) URL")
-            return
-        }
-        if lifx.pollInterval < .seconds(1) { collector.add(["lifx", "poll_interval"], "must be at least 1s") }
     }
 
     /// Reads a secret from its inline value or its `_file` sibling.

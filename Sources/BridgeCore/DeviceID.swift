@@ -3,33 +3,27 @@ public struct DeviceID: Hashable, Sendable, Comparable, Codable, CustomStringCon
     /// The identifier as written in topics and config, e.g. `ble_a4c138aabbcc`.
     public let rawValue: String
 
-    /// Accepts only lowercase letters, digits and `_`, with a known integration prefix.
+    /// Accepts only lowercase letters, digits and `_`, with a prefix that names an integration (a lowercase
+    /// letter first); whether that integration is registered is for the caller to check, as families are open.
     public init?(_ rawValue: String) {
         guard let underscore = rawValue.firstIndex(of: "_"),
-            Integration(rawValue: String(rawValue[..<underscore])) != nil,
+            rawValue.first?.isLetter == true,
             rawValue.index(after: underscore) < rawValue.endIndex,
             rawValue.allSatisfy({ $0.isASCII && ($0.isLowercase || $0.isNumber || $0 == "_") })
         else { return nil }
         self.rawValue = rawValue
     }
 
-    private init(integration: Integration, suffix: String) {
-        let cleaned = suffix.lowercased().filter { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_") }
+    /// A family's id for one of its devices: the native id lowercased, anything but letters, digits and `_`
+    /// dropped (so a MAC address loses its colons).
+    public init(integration: Integration, native: String) {
+        let cleaned = native.lowercased().filter { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_") }
         rawValue = "\(integration.rawValue)_\(cleaned)"
     }
 
-    /// A LIFX light, by its serial number.
-    public static func lifx(light: String) -> DeviceID { DeviceID(integration: .lifx, suffix: light) }
-    /// A LIFX group, by its group id.
-    public static func lifx(group: String) -> DeviceID { DeviceID(integration: .lifx, suffix: "group_" + group) }
-    /// A BLE device, by its MAC address (colons dropped).
-    public static func ble(mac: String) -> DeviceID { DeviceID(integration: .ble, suffix: mac) }
-    /// An EV3 brick, by its serial number.
-    public static func ev3(serial: String) -> DeviceID { DeviceID(integration: .ev3, suffix: serial) }
-
     /// The integration that owns this device.
     public var integration: Integration {
-        Integration(rawValue: String(rawValue.prefix(while: { $0 != "_" })))!
+        Integration(rawValue: String(rawValue.prefix(while: { $0 != "_" })))
     }
 
     /// Whether the id has the shape drivers generate (`<integration>_[group_|account_]<hex>`), as opposed to a
@@ -63,7 +57,24 @@ public struct DeviceID: Hashable, Sendable, Comparable, Codable, CustomStringCon
     }
 }
 
-/// The device families the bridge knows.
-public enum Integration: String, Sendable, Hashable, CaseIterable, Codable {
-    case lifx, ble, ev3
+/// A device family's name: the prefix of its device ids, its config section and its request topics, e.g.
+/// `lifx`. Open, so a family is added by registering it, not by editing this type; each family declares its
+/// own constant (`Integration.lifx` lives beside the LIFX driver).
+public struct Integration: RawRepresentable, Hashable, Sendable, Comparable, Codable, CustomStringConvertible,
+    ExpressibleByStringLiteral
+{
+    /// The name as written in ids, config keys and topics.
+    public let rawValue: String
+
+    /// An integration by name.
+    public init(rawValue: String) { self.rawValue = rawValue }
+
+    /// An integration from a literal, for family constants and tests.
+    public init(stringLiteral value: String) { rawValue = value }
+
+    /// The name.
+    public var description: String { rawValue }
+
+    /// Orders by name.
+    public static func < (lhs: Integration, rhs: Integration) -> Bool { lhs.rawValue < rhs.rawValue }
 }

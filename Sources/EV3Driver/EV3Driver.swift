@@ -1,4 +1,4 @@
-public import BridgeConfig
+import BridgeConfig
 public import BridgeCore
 import EV3Link
 import EV3Protocol

@@ -35,7 +35,7 @@ public struct BridgeRunner {
         let inbox = BridgeInbox()
         let client = try MosquittoClient(
             options: MosquittoOptions(config.mqtt), logger: Logger(label: "mqtt"), deliver: inbox.transportHandler)
-        let drivers = DriverFactory(config: config, sink: inbox.deviceSink).makeDrivers()
+        let drivers = Families.drivers(for: config, sink: inbox.deviceSink)
         let memory = DeviceMemoryStore(path: aliasPath, logger: logger)
         let bridge = BridgeService(
             config: config, transport: client, drivers: drivers, inbox: inbox,

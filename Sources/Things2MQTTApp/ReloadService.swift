@@ -21,7 +21,7 @@ struct ReloadService: Service {
         for await _ in signals.cancelOnGracefulShutdown() {
             logger.info("SIGHUP: reloading config", metadata: ["file": "\(configPath)"])
             do throws(ConfigErrors) {
-                inbox.send(.reload(try ConfigLoader.load(file: configPath)))
+                inbox.send(.reload(try ConfigLoader.load(file: configPath, families: Families.sections)))
             } catch {
                 inbox.send(.reloadFailed(error.description))
             }

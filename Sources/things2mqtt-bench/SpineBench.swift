@@ -6,6 +6,7 @@ import Logging
 import Mosquitto
 import Synchronization
 import TestSupport
+import LIFXModels
 import Things2MQTTApp
 
 /// Figures for the bridge itself: broker round trip, start-up, idle memory, `/set` to driver dispatch.
@@ -57,7 +58,7 @@ struct SpineBench {
 
     /// A `/set` published by a client until the bridge hands the parsed command to the driver (in-process bridge).
     func setToDispatch(samples: Int) async throws -> LatencySample {
-        let config = try ConfigLoader.parse(yaml: TestConfig.yaml(port: broker.port, base: "bench_dispatch", extra: "devices:\n  lifx_bench:\n    alias: bench_light\n"), file: "bench.yaml")
+        let config = try ConfigLoader.parse(yaml: TestConfig.yaml(port: broker.port, base: "bench_dispatch", extra: "devices:\n  lifx_bench:\n    alias: bench_light\n"), file: "bench.yaml", families: Families.sections)
         let inbox = BridgeInbox()
         let mqtt = try MosquittoClient(
             options: MosquittoOptions(config.mqtt), logger: Logger(label: "bench", factory: { _ in SwiftLogNoOpLogHandler() }),

@@ -62,7 +62,7 @@ struct Run: AsyncParsableCommand {
     func run() async throws {
         let loaded: Configuration
         do throws(ConfigErrors) {
-            loaded = try ConfigLoader.load(file: config)
+            loaded = try ConfigLoader.load(file: config, families: Families.sections)
         } catch {
             FileHandle.standardError.write(Data("Invalid config:\n\(error.description)\n".utf8))
             throw ExitCode(1)
@@ -87,7 +87,7 @@ struct CheckConfig: ParsableCommand {
 
     func run() throws {
         do throws(ConfigErrors) {
-            _ = try ConfigLoader.load(file: config)
+            _ = try ConfigLoader.load(file: config, families: Families.sections)
             print("OK: \(config)")
         } catch {
             print(error.description)

@@ -1,3 +1,6 @@
+import EV3Driver
+import BLEModels
+import LIFXModels
 import BridgeCore
 import Testing
 
@@ -54,7 +57,8 @@ struct AliasRulesTests {
 
     static let ids: [(String, Bool)] = [
         ("lifx_d073d5000001", true), ("ble_a4c138aabbcc", true), ("ev3_0016533f0c1e", true), ("lifx_group_abc", true),
-        ("lifx_", false), ("zigbee_123", false), ("LIFX_abc", false), ("lifx_ABC", false), ("lifx-abc", false),
+        // Families are open: any lowercase prefix is well formed; the config refuses unregistered ones.
+        ("lifx_", false), ("zigbee_123", true), ("_123", false), ("1x_123", false), ("LIFX_abc", false), ("lifx_ABC", false), ("lifx-abc", false),
         ("lifx", false), ("", false), ("ble_a4:c1", false),
     ]
 

@@ -1,3 +1,5 @@
+import TestSupport
+import BLEDriver
 import BLEFormats
 import BLEModels
 import BridgeConfig

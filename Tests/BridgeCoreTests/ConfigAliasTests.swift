@@ -1,3 +1,4 @@
+import TestSupport
 import BridgeConfig
 import BridgeCore
 import Foundation

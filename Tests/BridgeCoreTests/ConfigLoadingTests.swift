@@ -1,3 +1,5 @@
+import TestSupport
+import LIFXDriver
 import BridgeConfig
 import BridgeCore
 import Foundation
@@ -126,7 +128,7 @@ struct ConfigLoadingTests {
     @Test("load(file:) reports an unreadable file as an issue")
     func missingFile() {
         let error = #expect(throws: ConfigErrors.self) {
-            try ConfigLoader.load(file: "/nonexistent/things2mqtt.yaml", environment: [:])
+            try ConfigLoader.load(file: "/nonexistent/things2mqtt.yaml", families: [], environment: [:])
         }
         let issue = error?.issues.first
         #expect(issue?.file == "/nonexistent/things2mqtt.yaml")

@@ -1,3 +1,5 @@
+import TestSupport
+import EV3Driver
 import BridgeConfig
 import EV3Protocol
 import Testing

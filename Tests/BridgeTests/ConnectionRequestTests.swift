@@ -1,3 +1,5 @@
+import BLEModels
+import LIFXModels
 import Bridge
 import BridgeCore
 import Synchronization

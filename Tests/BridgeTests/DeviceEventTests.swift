@@ -1,4 +1,5 @@
 @testable import Bridge
+import BLEModels
 import BridgeConfig
 import BridgeCore
 import Testing

@@ -1,3 +1,4 @@
+import BLEModels
 import Bridge
 import BridgeCore
 import Testing

@@ -1,3 +1,4 @@
+import LIFXModels
 import Bridge
 import BridgeCore
 import Foundation

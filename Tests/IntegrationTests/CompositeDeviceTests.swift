@@ -1,3 +1,4 @@
+import EV3Driver
 import BridgeCore
 import Foundation
 import Testing

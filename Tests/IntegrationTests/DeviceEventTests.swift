@@ -1,3 +1,4 @@
+import BLEModels
 import BridgeCore
 import Foundation
 import Testing

@@ -1,3 +1,4 @@
+import LIFXModels
 import BLEDriver
 import BLEFormats
 import BLEModels

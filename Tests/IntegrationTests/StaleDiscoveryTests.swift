@@ -1,3 +1,4 @@
+import LIFXModels
 import BridgeCore
 import Testing
 import TestSupport

@@ -1,6 +1,7 @@
 public import Bridge
 public import BridgeConfig
 public import BridgeCore
+public import LIFXModels
 import Logging
 import Mosquitto
 import Things2MQTTApp
@@ -40,7 +41,7 @@ public final class InProcessBridge: Sendable {
         let text = yaml ?? TestConfig.yaml(port: broker.port)
         let config: Configuration
         do throws(ConfigErrors) {
-            config = try ConfigLoader.parse(yaml: text, file: "test.yaml")
+            config = try ConfigLoader.parse(yaml: text, file: "test.yaml", families: Families.sections)
         } catch {
             throw TestFailure("test config is invalid:\n\(error.description)")
         }
@@ -93,7 +94,7 @@ public final class InProcessBridge: Sendable {
     /// Hands the bridge a new config, as SIGHUP does in the daemon.
     public func reload(yaml: String) throws {
         do throws(ConfigErrors) {
-            inbox.send(.reload(try ConfigLoader.parse(yaml: yaml, file: "reload.yaml")))
+            inbox.send(.reload(try ConfigLoader.parse(yaml: yaml, file: "reload.yaml", families: Families.sections)))
         } catch {
             throw TestFailure("reloaded config is invalid:\n\(error.description)")
         }

@@ -1,8 +1,10 @@
 public import Bridge
 public import BridgeConfig
 public import BridgeCore
+public import LIFXModels
 import Logging
 import Synchronization
+public import Things2MQTTApp
 
 /// `BridgeService` over a `MemoryTransport`, with scripted drivers: bridge logic without a broker.
 public final class MemoryBridge: Sendable {
@@ -26,11 +28,12 @@ public final class MemoryBridge: Sendable {
     /// Builds a bridge without running it; `retained` is on the "broker" before it starts.
     public init(
         yaml: String? = nil, integrations: [Integration] = [.lifx], connecting: [Integration] = [],
-        options: BridgeOptions = .fastForTests(), limits: InboxLimits = InboxLimits(), retained: [String: [UInt8]] = [:]
+        options: BridgeOptions = .fastForTests(), limits: InboxLimits = InboxLimits(), retained: [String: [UInt8]] = [:],
+        families: [FamilySection] = Families.sections
     ) throws {
         let text = yaml ?? TestConfig.yaml(port: 1883)
         do throws(ConfigErrors) {
-            config = try ConfigLoader.parse(yaml: text, file: "test.yaml")
+            config = try ConfigLoader.parse(yaml: text, file: "test.yaml", families: families)
         } catch {
             throw TestFailure("test config is invalid:\n\(error.description)")
         }
@@ -62,11 +65,12 @@ public final class MemoryBridge: Sendable {
     /// Builds and runs a bridge, returning once it has published `bridge/devices`.
     public static func start(
         yaml: String? = nil, integrations: [Integration] = [.lifx], connecting: [Integration] = [],
-        options: BridgeOptions = .fastForTests(), limits: InboxLimits = InboxLimits(), retained: [String: [UInt8]] = [:]
+        options: BridgeOptions = .fastForTests(), limits: InboxLimits = InboxLimits(), retained: [String: [UInt8]] = [:],
+        families: [FamilySection] = Families.sections
     ) async throws -> MemoryBridge {
         let bridge = try MemoryBridge(
             yaml: yaml, integrations: integrations, connecting: connecting, options: options, limits: limits,
-            retained: retained)
+            retained: retained, families: families)
         try await bridge.run()
         return bridge
     }

@@ -12,6 +12,8 @@ struct DiscoveryMessage: Equatable {
 struct DiscoveryBuilder {
     let topics: Topics
     let settings: HomeAssistantSettings
+    /// The registered families: only their ids name devices in discovery topics.
+    let integrations: Set<Integration>
     let version: String
 
     /// Node id of the bridge device, unique per base topic.
@@ -32,8 +34,12 @@ struct DiscoveryBuilder {
         // The current layout is tried first: with a base topic like `lifx`, a node such as
         // `lifx_lifx_d073d5000001` would also pass for a bare id.
         let prefix = Self.slug(topics.base) + "_"
-        if node.hasPrefix(prefix), let id = DeviceID(String(node.dropFirst(prefix.count))) { return .device(id) }
-        return DeviceID(node).map(DiscoveryNode.legacyDevice)
+        if node.hasPrefix(prefix), let id = DeviceID(String(node.dropFirst(prefix.count))),
+            integrations.contains(id.integration)
+        {
+            return .device(id)
+        }
+        return DeviceID(node).flatMap { integrations.contains($0.integration) ? .legacyDevice($0) : nil }
     }
 
     var origin: JSONValue {

@@ -1,7 +1,12 @@
+public import BridgeConfig
+public import BridgeCore
 import EV3Protocol
 import Support
 
-extension EV3Settings: Decodable {
+extension EV3Settings: FamilySettings {
+    /// The family the section configures.
+    public static let integration = Integration.ev3
+
     enum CodingKeys: String, CodingKey, CaseIterable {
         case enabled, discovery, bricks, pollInterval = "poll_interval", replyTimeout = "reply_timeout"
     }
@@ -35,7 +40,29 @@ extension EV3Settings: Decodable {
     }
 }
 
-extension EV3DiscoverySettings: Decodable {
+extension EV3Settings {
+    private enum InfoKeys: String, CodingKey { case enabled, discovery, bricks, pollInterval = "poll_interval", replyTimeout = "reply_timeout" }
+
+    /// The section for `bridge/info`: bricks as their connections, discovery as written.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: InfoKeys.self)
+        try container.encode(enabled, forKey: .enabled)
+        try container.encode(discovery, forKey: .discovery)
+        try container.encode(bricks.map(\.connection.description), forKey: .bricks)
+        try container.encode(pollInterval, forKey: .pollInterval)
+        try container.encode(replyTimeout, forKey: .replyTimeout)
+    }
+}
+
+extension Configuration {
+    /// The `ev3` section.
+    public var ev3: EV3Settings {
+        get { self[EV3Settings.self] }
+        set { self[EV3Settings.self] = newValue }
+    }
+}
+
+extension EV3DiscoverySettings: Codable {
     enum CodingKeys: String, CodingKey, CaseIterable {
         case wifi, beaconPort = "beacon_port", usb
     }
@@ -47,6 +74,14 @@ extension EV3DiscoverySettings: Decodable {
         beaconPort = reader.value(.beaconPort, default: 3015)
         if !(1...65535).contains(beaconPort) { reader.problem(.beaconPort, "must be a UDP port, 1 to 65535") }
         usb = reader.value(.usb, default: true)
+    }
+
+    /// Encodes the keys as written.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(wifi, forKey: .wifi)
+        try container.encode(beaconPort, forKey: .beaconPort)
+        try container.encode(usb, forKey: .usb)
     }
 }
 
@@ -148,7 +183,7 @@ struct EV3PortModes: Decodable {
     init() { modes = [:] }
 
     init(from decoder: any Decoder) throws {
-        let collector = decoder.userInfo[.configIssues] as? IssueCollector ?? IssueCollector()
+        let collector = IssueCollector.of(decoder)
         let path = decoder.codingPath.map(\.stringValue)
         // Read as one dictionary: a keyed lookup in Yams misses quoted keys such as "3".
         let raw: [String: String]

@@ -1,3 +1,4 @@
+public import BridgeConfig
 public import EV3Protocol
 
 /// The `ev3` section: LEGO EV3 bricks on stock firmware.

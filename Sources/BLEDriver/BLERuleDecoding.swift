@@ -1,4 +1,5 @@
 import BLEModels
+import BridgeConfig
 import BridgeCore
 import Support
 

@@ -1,0 +1,111 @@
+public import BLEFormats
+public import BLEModels
+public import BridgeConfig
+public import BridgeCore
+import Support
+
+/// Bluetooth Low Energy through BlueZ: the `ble` section and the driver.
+public enum BLEFamily: DeviceFamily {
+    /// The family's device ids.
+    public static let idForm = "ble_<mac>"
+
+    /// Builds the driver; devices listed under `devices` are announced even before they are heard.
+    public static func makeDriver(_ settings: BLESettings, context: DriverContext) -> (any DeviceDriver)? {
+        BLEDriver(settings: settings, configured: context.configured, sink: context.sink, logger: context.logger)
+    }
+}
+
+/// The `ble` section.
+public struct BLESettings: FamilySettings {
+    /// The family the section configures.
+    public static let integration = Integration.ble
+    public var enabled = false
+    /// The adapter to use (`hci0`); nil picks the first powered adapter with the central role.
+    public var adapter: String?
+    /// A device not heard from for this long, and not connected, becomes unavailable.
+    public var awayAfter = ConfigDuration.seconds(60)
+    /// Auto-connect rules, in order; the first that matches a device decides.
+    public var connect: [ConnectRule] = []
+    /// Addresses never connected (normalised `AA:BB:CC:DD:EE:FF`).
+    public var deny: [String] = []
+    /// The advert formats that make a passive sensor appear, each once, in the order written.
+    public var passive: [PassiveFormat] = PassiveFormat.defaults
+    /// A device's state is published at least this often while its adverts keep coming.
+    public var stateInterval = ConfigDuration.seconds(60)
+    /// A change of RSSI alone publishes a device's state at most this often.
+    public var rssiInterval = ConfigDuration.seconds(60)
+
+    /// The rules and the deny list as the connect policy takes them.
+    public var rules: ConnectRules { ConnectRules(rules: connect, deny: deny) }
+    /// Creates the defaults.
+    public init() {}
+
+    enum CodingKeys: String, CodingKey, CaseIterable {
+        case enabled, adapter, awayAfter = "away_after", connect, deny, passive, stateInterval = "state_interval"
+        case rssiInterval = "rssi_interval"
+    }
+
+    private enum InfoKeys: String, CodingKey { case enabled, adapter, awayAfter = "away_after", connectRules = "connect_rules", deny }
+
+    /// Decodes the `ble` section.
+    public init(from decoder: any Decoder) throws {
+        let reader = try SectionReader(decoder, keys: CodingKeys.self)
+        enabled = reader.value(.enabled, default: false)
+        adapter = reader.optional(.adapter)
+        awayAfter = reader.value(.awayAfter, default: awayAfter)
+        if awayAfter < .seconds(1) { reader.problem(.awayAfter, "must be at least 1s") }
+        let rules: [ConfigRule] = reader.value(.connect, default: [])
+        connect = rules.compactMap(\.rule)
+        let addresses: [String] = reader.value(.deny, default: [])
+        for (index, text) in addresses.enumerated() {
+            do throws(BluetoothAddressError) {
+                deny.append(try BluetoothAddress(text).description)
+            } catch {
+                reader.collector.add(reader.path + ["deny", "Index \(index)"], error.description)
+            }
+        }
+        passive = Self.passiveFormats(reader)
+        stateInterval = reader.value(.stateInterval, default: stateInterval)
+        if stateInterval < .seconds(1) { reader.problem(.stateInterval, "must be at least 1s") }
+        // 0s publishes every reading: live signal at the cost of one publish per advert.
+        rssiInterval = reader.value(.rssiInterval, default: rssiInterval)
+    }
+
+    /// The section for `bridge/info`: the rules counted, not listed.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: InfoKeys.self)
+        try container.encode(enabled, forKey: .enabled)
+        try container.encode(adapter, forKey: .adapter)
+        try container.encode(awayAfter, forKey: .awayAfter)
+        try container.encode(connect.count, forKey: .connectRules)
+        try container.encode(deny, forKey: .deny)
+    }
+
+    /// `passive`: format names in any case, each once; an unknown or repeated one is reported where it is written.
+    private static func passiveFormats(_ reader: SectionReader<CodingKeys>) -> [PassiveFormat] {
+        guard let names: [String] = reader.optional(.passive) else { return PassiveFormat.defaults }
+        var formats: [PassiveFormat] = []
+        for (index, name) in names.enumerated() {
+            let path = reader.path + ["passive", "Index \(index)"]
+            guard let format = PassiveFormat(rawValue: name.lowercased()) else {
+                let known = PassiveFormat.allCases.map(\.rawValue).joined(separator: ", ")
+                reader.collector.add(path, "\"\(name)\" is not a passive advert format (\(known))")
+                continue
+            }
+            guard !formats.contains(format) else {
+                reader.collector.add(path, "\"\(name)\" is listed twice")
+                continue
+            }
+            formats.append(format)
+        }
+        return formats
+    }
+}
+
+extension Configuration {
+    /// The `ble` section.
+    public var ble: BLESettings {
+        get { self[BLESettings.self] }
+        set { self[BLESettings.self] = newValue }
+    }
+}
