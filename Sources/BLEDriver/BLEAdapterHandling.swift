@@ -13,10 +13,10 @@ extension BLEDriver {
             await adapterChanged(client)
         case .unavailable:
             adapter = nil
-            setStatus(.bluezUnavailable, "bluetoothd is not on the D-Bus system bus")
+            setOffline(.bluezUnavailable, "bluetoothd is not on the D-Bus system bus")
             for path in tracked.keys { setDeviceStatus(path, .unavailable) }
         case .failed(let reason):
-            if adapter == nil { setStatus(.bluezUnavailable, reason) }
+            if adapter == nil { setOffline(.bluezUnavailable, reason) }
         case .changed(let changes):
             for change in changes {
                 switch change {
@@ -46,12 +46,12 @@ extension BLEDriver {
         }
         guard let chosen else {
             adapter = nil
-            setStatus(.noAdapter, settings.adapter.map { "no Bluetooth adapter \($0)" } ?? "no Bluetooth adapter")
+            setOffline(.noAdapter, settings.adapter.map { "no Bluetooth adapter \($0)" } ?? "no Bluetooth adapter")
             return
         }
         adapter = chosen.path
         guard chosen.powered else {
-            setStatus(.adapterOff, "\(chosen.name) is powered off")
+            setOffline(.adapterOff, "\(chosen.name) is powered off")
             return
         }
         if !chosen.discovering { await startDiscovery(chosen, client) }
@@ -74,7 +74,18 @@ extension BLEDriver {
     }
 
     func setStatus(_ state: IntegrationStatus.State, _ detail: String? = nil) {
-        let newStatus = IntegrationStatus(state, detail: detail, figures: ["ignored_devices": .number(Double(ignoredCount()))])
+        report(IntegrationStatus(state, detail: detail))
+    }
+
+    /// The integration is `offline` for a reason of BLE's own.
+    func setOffline(_ reason: BLEOfflineReason, _ detail: String) {
+        report(IntegrationStatus(.offline, reason: reason.rawValue, detail: detail))
+    }
+
+    /// Sends the status with the current figures, unless nothing changed.
+    private func report(_ base: IntegrationStatus) {
+        var newStatus = base
+        newStatus.figures = ["ignored_devices": .number(Double(ignoredCount()))]
         guard newStatus != status else { return }
         status = newStatus
         sink.send(.integrationStatus(.ble, newStatus))
@@ -84,5 +95,13 @@ extension BLEDriver {
     func ignoredCount() -> Int { ignored.count(now: now) }
 
     /// Refreshes the ignored-devices figure in `bridge/info`.
-    func reportFigures() { setStatus(status.state, status.detail) }
+    func reportFigures() { report(status) }
+}
+
+/// Why the BLE integration is `offline`: its `reason` in `bridge/info` and `bridge/event`.
+enum BLEOfflineReason: String {
+    case noAdapter = "no_adapter"
+    case adapterOff = "adapter_off"
+    /// bluetoothd is not on the system bus, or there is no system bus.
+    case bluezUnavailable = "bluez_unavailable"
 }

@@ -86,7 +86,7 @@ public actor BLEDriver: DeviceDriver, ConnectionControl {
                 await follow(connection)
                 await connection.close()
             } catch {
-                setStatus(.bluezUnavailable, "no D-Bus system bus: \(error.message)")
+                setOffline(.bluezUnavailable, "no D-Bus system bus: \(error.message)")
             }
             guard (try? await Task.sleep(for: backoff.next())) != nil else { return }
         }

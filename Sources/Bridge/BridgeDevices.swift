@@ -28,17 +28,21 @@ extension BridgeService {
             let previous = integrationStatus[integration]
             integrationStatus[integration] = status
             // A change of figures alone (a counter) refreshes bridge/info without an event or a log line.
-            if previous?.state == status.state, previous?.detail == status.detail {
+            if previous?.state == status.state, previous?.reason == status.reason, previous?.detail == status.detail {
                 scheduleInventory()
                 return
             }
             logger.info(
                 "Integration status",
-                metadata: ["driver": "\(integration.rawValue)", "status": "\(status.state.rawValue)", "detail": "\(status.detail ?? "")"])
+                metadata: [
+                    "driver": "\(integration.rawValue)", "status": "\(status.state.rawValue)",
+                    "reason": "\(status.reason ?? "")", "detail": "\(status.detail ?? "")",
+                ])
             publishEvent(
                 "integration_status",
                 [
                     "integration": .string(integration.rawValue), "status": .string(status.state.rawValue),
+                    "reason": status.reason.map(JSONValue.string) ?? .null,
                     "detail": status.detail.map(JSONValue.string) ?? .null,
                 ])
             publishInfo()

@@ -48,6 +48,7 @@ extension BridgeService {
             let status = integrationStatus[integration] ?? IntegrationStatus(.disabled)
             var entry: [String: JSONValue] = status.figures
             entry["status"] = .string(status.state.rawValue)
+            entry["reason"] = status.reason.map(JSONValue.string) ?? .null
             entry["detail"] = status.detail.map(JSONValue.string) ?? .null
             entry["devices"] = .number(Double(devices.keys.filter { $0.integration == integration }.count))
             integrations[integration.rawValue] = .object(entry)

@@ -59,17 +59,29 @@ struct DeviceStatusTests {
         await bridge.stop()
     }
 
-    @Test("integration status is typed: bridge/info shows state and detail, health_check counts it")
+    @Test("integration status is typed: bridge/info and bridge/event show state, reason and detail, health_check counts it")
     func integrationStatus() async throws {
         let bridge = try await MemoryBridge.start(integrations: [.ble])
-        bridge.driver(.ble).emit(.integrationStatus(.ble, IntegrationStatus(.adapterOff, detail: "hci0 is powered off")))
+        let mark = bridge.transport.mark
+        let status = IntegrationStatus(.offline, reason: "adapter_off", detail: "hci0 is powered off")
+        bridge.driver(.ble).emit(.integrationStatus(.ble, status))
         try await waitUntil("bridge/info with the BLE status") {
             let info = JSONValue.parse(bridge.transport.retained("t2m/bridge/info") ?? [])
-            return info?["integrations"]?["ble"] == ["status": "adapter_off", "detail": "hci0 is powered off", "devices": 0]
+            return info?["integrations"]?["ble"]
+                == ["status": "offline", "reason": "adapter_off", "detail": "hci0 is powered off", "devices": 0]
         }
+        let event = try await bridge.waitForPublish("t2m/bridge/event", after: mark) { $0.json?["type"] == "integration_status" }
+        #expect(
+            event.json?["data"]
+                == ["integration": "ble", "status": "offline", "reason": "adapter_off", "detail": "hci0 is powered off"])
         let health = try await bridge.request("health_check")
         #expect(health["data"]?["healthy"] == false)
-        #expect(health["data"]?["integrations"]?["ble"] == "adapter_off")
+        #expect(health["data"]?["integrations"]?["ble"] == "offline")
         await bridge.stop()
+    }
+
+    @Test("the status sensor's options are the generic states, whichever families there are")
+    func statusOptions() {
+        #expect(IntegrationStatus.State.allCases.map(\.rawValue) == ["disabled", "starting", "running", "offline", "unauthorized", "error"])
     }
 }

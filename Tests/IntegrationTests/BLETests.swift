@@ -88,18 +88,21 @@ struct BLETests {
         let standIn = try await BlueZStandIn.start()
         let bridge = try BridgeProcess.start(config: Self.config(broker.port), environment: standIn.environment)
         try await bridge.waitUntilReady(on: broker)
-        let status: @Sendable (String) async throws -> Void = { wanted in
-            try await broker.waitForRetained("t2m/bridge/info") { $0.json?["integrations"]?["ble"]?["status"] == .string(wanted) }
+        let status: @Sendable (String, String?) async throws -> Void = { wanted, reason in
+            try await broker.waitForRetained("t2m/bridge/info") {
+                let ble = $0.json?["integrations"]?["ble"]
+                return ble?["status"] == .string(wanted) && ble?["reason"] == reason.map(JSONValue.string) ?? .null
+            }
         }
-        try await status("running")
+        try await status("running", nil)
         try await standIn.mock("SetPowered", [.string("/org/bluez/hci0"), .bool(false)])
-        try await status("adapter_off")
+        try await status("offline", "adapter_off")
         try await standIn.mock("SetPowered", [.string("/org/bluez/hci0"), .bool(true)])
-        try await status("running")
+        try await status("running", nil)
         try await standIn.stop()
-        try await status("bluez_unavailable")
+        try await status("offline", "bluez_unavailable")
         try await standIn.restart()
-        try await status("running")
+        try await status("running", nil)
         #expect(try await bridge.terminate() == 0)
     }
 }
