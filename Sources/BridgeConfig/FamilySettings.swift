@@ -1,5 +1,4 @@
 public import BridgeCore
-import Foundation
 
 /// A device family's config section: decoded from its own key with `SectionReader` (so problems carry line
 /// and column), compared on reload, and shown in `bridge/info` through its `Encodable` form, where every
@@ -20,14 +19,7 @@ extension FamilySettings {
     public func needsRestart(from old: Self) -> Bool { self != old }
 
     /// The section as JSON, secrets as `***` (their encoding), for `bridge/info`.
-    public var infoJSON: JSONValue {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = .sortedKeys
-        guard let data = try? encoder.encode(self),
-            let json = JSONValue.parse(Array(data))
-        else { return .null }
-        return json
-    }
+    public var infoJSON: JSONValue { Configuration.encoded(self) }
 
     /// Equality across settings of unknown type.
     public func sameSettings(as other: any FamilySettings) -> Bool { (other as? Self) == self }

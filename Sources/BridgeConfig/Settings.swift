@@ -25,7 +25,7 @@ public struct Configuration: Sendable, Equatable {
 }
 
 /// The `mqtt` section.
-public struct MQTTSettings: Sendable, Equatable {
+public struct MQTTSettings: Sendable, Equatable, Encodable {
     /// `mqtt://host[:port]` or `mqtts://host[:port]`.
     public var server = "mqtt://localhost:1883"
     public var baseTopic = "things2mqtt"
@@ -33,7 +33,7 @@ public struct MQTTSettings: Sendable, Equatable {
     public var clientID: String?
     public var username: String?
     /// The password, read from `password` or `password_file`.
-    public var password: String?
+    public var password: Secret?
     public var passwordFile: String?
     public var keepalive = ConfigDuration.seconds(60)
     /// QoS for device state and commands.
@@ -57,13 +57,13 @@ public struct MQTTSettings: Sendable, Equatable {
 }
 
 /// MQTT protocol versions.
-public enum MQTTVersion: String, Sendable, Equatable {
+public enum MQTTVersion: String, Sendable, Equatable, Encodable {
     case v311 = "3.1.1"
     case v5 = "5"
 }
 
 /// The `mqtt.tls` section.
-public struct TLSSettings: Sendable, Equatable {
+public struct TLSSettings: Sendable, Equatable, Encodable {
     public var caFile: String?
     public var certFile: String?
     public var keyFile: String?
@@ -74,7 +74,7 @@ public struct TLSSettings: Sendable, Equatable {
 }
 
 /// The `homeassistant` section.
-public struct HomeAssistantSettings: Sendable, Equatable {
+public struct HomeAssistantSettings: Sendable, Equatable, Encodable {
     public var enabled = true
     public var discoveryPrefix = "homeassistant"
     public var statusTopic = "homeassistant/status"
@@ -85,7 +85,7 @@ public struct HomeAssistantSettings: Sendable, Equatable {
 }
 
 /// One entry of the `devices` map.
-public struct DeviceSettings: Sendable, Equatable {
+public struct DeviceSettings: Sendable, Equatable, Encodable {
     public var alias: String?
     public var retain = true
     /// Overrides `mqtt.qos` for this device.

@@ -85,7 +85,7 @@ extension MQTTSettings: Decodable {
         baseTopic = reader.value(.baseTopic, default: baseTopic)
         clientID = reader.optional(.clientID)
         username = reader.optional(.username)
-        password = reader.optional(.password)
+        password = reader.secret(.password, file: .passwordFile)
         passwordFile = reader.optional(.passwordFile)
         keepalive = reader.value(.keepalive, default: keepalive)
         qos = reader.value(.qos, default: qos)
@@ -137,6 +137,19 @@ extension HomeAssistantSettings: Decodable {
 extension DeviceSettings: Decodable {
     enum CodingKeys: String, CodingKey, CaseIterable {
         case alias, retain, qos, homeassistant
+    }
+
+    /// Encodes the entry as it is written: `homeassistant` absent when inherited, `null` when disabled.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encodeIfPresent(alias, forKey: .alias)
+        try container.encode(retain, forKey: .retain)
+        try container.encodeIfPresent(qos, forKey: .qos)
+        switch homeassistant {
+        case .inherit: break
+        case .disabled: try container.encodeNil(forKey: .homeassistant)
+        case .overrides(let overrides): try container.encode(overrides, forKey: .homeassistant)
+        }
     }
 
     /// Decodes one `devices` entry.

@@ -1,7 +1,7 @@
 import BridgeCore
 import Foundation
 
-/// Checks that need more than one field, reads `*_file` secrets, and checks paths exist.
+/// Checks that need more than one field, and checks paths exist.
 struct Validation {
     let collector: IssueCollector
     let baseDirectory: String
@@ -24,7 +24,6 @@ struct Validation {
         if let clientID = mqtt.clientID, clientID.isEmpty || clientID.utf8.count > 65535 {
             collector.add(["mqtt", "client_id"], "must not be empty")
         }
-        mqtt.password = secret(mqtt.password, file: mqtt.passwordFile, path: ["mqtt"], key: "password")
         if mqtt.password != nil, mqtt.username == nil {
             collector.add(["mqtt", "password"], "a password needs a username")
         }
@@ -65,22 +64,6 @@ struct Validation {
                 collector.add(path + ["alias"], "\"\(alias)\" is already the alias of \(other)")
             }
             owners[alias] = owners[alias] ?? id
-        }
-    }
-
-    /// Reads a secret from its inline value or its `_file` sibling.
-    private func secret(_ inline: String?, file: String?, path: [String], key: String) -> String? {
-        guard let file else { return inline }
-        if inline != nil {
-            collector.add(path + [key + "_file"], "set \(key) or \(key)_file, not both")
-            return inline
-        }
-        do {
-            let text = try String(contentsOfFile: resolve(file), encoding: .utf8)
-            return text.trimmingCharacters(in: .whitespacesAndNewlines)
-        } catch {
-            collector.add(path + [key + "_file"], "cannot read \(file)")
-            return nil
         }
     }
 

@@ -28,7 +28,7 @@ extension MosquittoOptions {
             retain: true)
         self.init(
             host: settings.host, port: settings.port, clientID: settings.effectiveClientID,
-            keepaliveSeconds: settings.keepalive.seconds, username: settings.username, password: settings.password,
+            keepaliveSeconds: settings.keepalive.seconds, username: settings.username, password: settings.password?.value,
             protocolVersion: settings.version == .v5 ? .v5 : .v311,
             tls: settings.usesTLS
                 ? TLS(caFile: settings.tls?.caFile, certFile: settings.tls?.certFile, keyFile: settings.tls?.keyFile,
