@@ -8,7 +8,7 @@ let strictSettings: [SwiftSetting] = [
 
 let package = Package(
     name: "things2mqtt",
-    platforms: [.macOS(.v15)],
+    // Linux only (libdbus, libmosquitto, Glibc, hidraw and RFCOMM sockets): no Apple platform is listed, as none builds.
     products: [
         .executable(name: "things2mqtt", targets: ["things2mqtt"]),
         .executable(name: "things2mqtt-bench", targets: ["things2mqtt-bench"]),
