@@ -2,10 +2,11 @@ import DBus
 import Synchronization
 
 /// The one hand-over from the D-Bus loop thread to the code that follows BlueZ: BlueZ's signals wait here
-/// merged per object path, the newest value of each property winning, so a burst of adverts leaves at most one
-/// waiting entry per device however fast it comes. Structural signals (interfaces added or removed) keep
-/// their order among a path's changes. Bounded: past `maxPaths` waiting paths, or `maxPerPath` entries of
-/// one path, a signal is dropped and counted.
+/// merged per object path, the newest value of each property winning, so a burst of RSSI changes leaves one
+/// waiting entry per device however fast it comes. Advert payloads (service and manufacturer data) are never
+/// merged with each other, so each is decoded as it came; structural signals (interfaces added or removed)
+/// keep their order among a path's changes. Bounded: past `maxPaths` waiting paths a signal is dropped, and
+/// past `maxPerPath` entries of one path the oldest advert payload is; both are counted.
 final class SignalMailbox: DBusSignalSink {
     /// What waits for one path, in order.
     enum Item: Sendable {
@@ -48,7 +49,8 @@ final class SignalMailbox: DBusSignalSink {
             state.waiting[path] = nil
             defer { state.waiting[path] = items }
             if case .properties(let interface, let changed, let invalidated) = item,
-                case .properties(interface, var merged, var gone)? = items.last
+                case .properties(interface, var merged, var gone)? = items.last,
+                !(Self.carriesAdvert(changed) && Self.carriesAdvert(merged))
             {
                 merged.merge(changed) { $1 }
                 for key in invalidated { merged[key] = nil }
@@ -56,7 +58,12 @@ final class SignalMailbox: DBusSignalSink {
                 items[items.count - 1] = .properties(interface: interface, changed: merged, invalidated: gone.union(invalidated))
                 return true
             }
-            guard items.count < Self.maxPerPath else { return Self.drop(&state) }
+            if items.count >= Self.maxPerPath {
+                // Full: the oldest advert payload gives way, so the newest values always get through.
+                guard let oldest = items.firstIndex(where: Self.carriesAdvert) else { return Self.drop(&state) }
+                items.remove(at: oldest)
+                _ = Self.drop(&state)
+            }
             items.append(item)
             return true
         }
@@ -74,6 +81,18 @@ final class SignalMailbox: DBusSignalSink {
             defer { state = State() }
             return (state.order.compactMap { path in state.waiting[path].map { (path, $0) } }, state.dropped)
         }
+    }
+
+    /// Advert payloads are decoded one by one as they came (a packet id, a button press): two are never merged.
+    static let advertKeys: Set<String> = ["ServiceData", "ManufacturerData", "AdvertisingData"]
+
+    private static func carriesAdvert(_ properties: [String: DBusValue]) -> Bool {
+        properties.keys.contains(where: advertKeys.contains)
+    }
+
+    private static func carriesAdvert(_ item: Item) -> Bool {
+        if case .properties(_, let changed, _) = item { return carriesAdvert(changed) }
+        return false
     }
 
     private static func drop(_ state: inout State) -> Bool {

@@ -34,6 +34,22 @@ struct SignalMailboxTests {
         #expect(mailbox.drain().items.isEmpty, "empty once drained")
     }
 
+    @Test("advert payloads are kept one by one, and when a device's entries are full the oldest payload gives way")
+    func advertsKept() {
+        let mailbox = SignalMailbox()
+        for packet in 0..<(SignalMailbox.maxPerPath + 4) {
+            mailbox.receive(Self.changed("/dev_s", ["ServiceData": .bytes([UInt8(packet)]), "RSSI": .int16(-60)]))
+            mailbox.receive(Self.changed("/dev_s", ["RSSI": .int16(-61)]))
+        }
+        let (batch, dropped) = mailbox.drain()
+        let payloads = batch.first?.items.compactMap { item -> UInt8? in
+            guard case .properties(_, let changed, _) = item, case .bytes(let bytes)? = changed["ServiceData"] else { return nil }
+            return bytes.first
+        }
+        #expect(payloads == (4..<UInt8(SignalMailbox.maxPerPath + 4)).map { $0 }, "the newest \(SignalMailbox.maxPerPath), in order")
+        #expect(dropped == 4)
+    }
+
     @Test("structural signals keep their place among a path's changes; past the bounds signals are dropped and counted")
     func orderAndBounds() {
         let mailbox = SignalMailbox()
