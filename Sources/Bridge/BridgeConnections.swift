@@ -1,4 +1,5 @@
 import BridgeCore
+import Support
 
 /// Work for a request that may wait on the network or a device, run off the bridge's queue.
 typealias OffQueueWork = @Sendable () async throws(CommandError) -> JSONValue
@@ -45,7 +46,7 @@ extension BridgeService {
         var answer: [String: JSONValue] = ["id": .string(id.rawValue), "alias": .string(record.alias)]
         var remember = fields["remember"]?.boolValue
         if name == "device/remember" { remember = remember ?? true }
-        var told: Task<Void, Never>?
+        var told: OnceValue<Void>?
         if let remember {
             setRemembered(id, remember)
             told = tell(control, id, remembered: remember)
@@ -57,7 +58,8 @@ extension BridgeService {
         return { () async throws(CommandError) -> JSONValue in
             var answer = base
             // The driver knows the device is remembered before it connects it.
-            await update?.value
+            // Bounded: a stopping bridge may drop the hand-over, and this request must end with it.
+            _ = await update?.wait(until: .now + timeout)
             switch name {
             case "device/connect":
                 try await Self.within(timeout, "no connection to \(id) within \(seconds) s") { () async throws(CommandError) in
@@ -92,16 +94,17 @@ extension BridgeService {
         }
     }
 
-    /// Hands one change of the remembered set to a driver, after every change handed over before it.
+    /// Hands one change of the remembered set to a driver, after every change handed over before it; the
+    /// value is set once the driver has it (at once if the bridge is stopping and it was not handed over).
     @discardableResult
-    private func tell(_ control: any ConnectionControl, _ id: DeviceID, remembered: Bool) -> Task<Void, Never> {
-        let previous = rememberedUpdates
-        let update = Task {
-            await previous?.value
+    private func tell(_ control: any ConnectionControl, _ id: DeviceID, remembered: Bool) -> OnceValue<Void> {
+        let told = OnceValue<Void>()
+        let queued = rememberedUpdates.start {
             await control.setRemembered(id, remembered)
+            told.set(())
         }
-        rememberedUpdates = update
-        return update
+        if !queued { told.set(()) }
+        return told
     }
 
     /// Runs `body`, or fails with `message` once `timeout` has passed (the body is cancelled then).

@@ -28,7 +28,8 @@ public actor BridgeService: Service {
     var remembered: Set<DeviceID>
     /// The latest change of the remembered set on its way to a driver; each waits for the one before, so a
     /// driver sees remember and forget in the order the user sent them.
-    var rememberedUpdates: Task<Void, Never>?
+    /// Changes of the remembered set, handed to the drivers one after another in the order they were made.
+    let rememberedUpdates = ServiceTasks(limit: 4096, serial: true)
     var integrationStatus: [Integration: IntegrationStatus] = [:]
     var restartRequired: [String] = []
     var inventoryScheduled = false
@@ -67,6 +68,7 @@ public actor BridgeService: Service {
     public func run() async throws {
         await withDiscardingTaskGroup { group in
             group.addTask { await self.tasks.run() }
+            group.addTask { await self.rememberedUpdates.run() }
             start()
             for await input in inbox.inputs.cancelOnGracefulShutdown() {
                 await handle(input)

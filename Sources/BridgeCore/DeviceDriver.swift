@@ -10,6 +10,10 @@ public protocol DeviceDriver: Sendable {
     /// Runs the driver until graceful shutdown or cancellation, reporting through the sink it was given.
     func run() async throws
 
+    /// Called once `run` has returned, in a task that is not cancelled: work accepted before the stop that must
+    /// still go out (queued cloud writes), within the driver's own time limit.
+    func finish() async
+
     /// Applies a validated command; returns once it is accepted (queued), throws if it is refused.
     func perform(_ command: DeviceCommand, on device: DeviceID) async throws(CommandError)
 
@@ -18,6 +22,11 @@ public protocol DeviceDriver: Sendable {
 
     /// The bridge stopped tracking this device (removed by a user); forget cached knowledge of it.
     func forget(_ device: DeviceID) async
+}
+
+extension DeviceDriver {
+    /// Nothing to send after the stop.
+    public func finish() async {}
 }
 
 /// A driver whose devices hold connections (BLE, EV3). The bridge routes `device/connect`,

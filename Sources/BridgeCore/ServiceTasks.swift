@@ -10,10 +10,12 @@ public final class ServiceTasks: Sendable {
 
     private let jobs: AsyncStream<Job>
     private let continuation: AsyncStream<Job>.Continuation
+    private let serial: Bool
 
-    /// Jobs that may wait to be started at once.
-    public init(limit: Int = 256) {
+    /// Jobs that may wait to be started at once; `serial` runs them one after another in the order started.
+    public init(limit: Int = 256, serial: Bool = false) {
         (jobs, continuation) = AsyncStream.makeStream(of: Job.self, bufferingPolicy: .bufferingOldest(limit))
+        self.serial = serial
     }
 
     /// Starts `job` as a child of the group running `run()`; false when it was refused (the service has ended,
@@ -27,7 +29,9 @@ public final class ServiceTasks: Sendable {
     /// Runs the jobs until cancelled, then cancels those still running and waits for them; once only.
     public func run() async {
         await withDiscardingTaskGroup { group in
-            for await job in jobs { group.addTask { await job() } }
+            for await job in jobs {
+                if serial { await job() } else { group.addTask { await job() } }
+            }
             group.cancelAll()
         }
         continuation.finish()

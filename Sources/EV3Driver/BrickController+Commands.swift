@@ -88,13 +88,13 @@ extension BrickController {
     func disconnect() async {
         hold()
         if status == .connecting || status == .unavailable { setStatus(.available) }
-        await linkTask?.value
+        await linkEnded?.wait()
     }
 
     /// Stops the link and keeps it down.
     func hold() {
         held = true
-        linkTask?.cancel()
+        holdDown.yield()
     }
 
     /// Hands the outcome of a connection attempt to the callers of `connect()`.

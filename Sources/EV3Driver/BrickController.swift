@@ -34,7 +34,11 @@ actor BrickController {
     var modeAsked: [Int: ContinuousClock.Instant] = [:]
     /// Held down by `device/disconnect` until `device/connect`.
     var held = false
-    var linkTask: Task<Void, Never>?
+    /// Set once the running link has ended; nil while none runs.
+    var linkEnded: OnceValue<Void>?
+    /// Rung by `hold()` to stop the running link.
+    let holds: AsyncStream<Void>
+    let holdDown: AsyncStream<Void>.Continuation
     let releases: AsyncStream<Void>
     let release: AsyncStream<Void>.Continuation
     /// The pause between polls, cut short after a connection and by `/get`.
@@ -65,6 +69,7 @@ actor BrickController {
         id = (serial ?? endpoint.knownSerial).map(DeviceID.ev3(serial:))
         (releases, release) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
         (retirement, retire) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
+        (holds, holdDown) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
     }
 
     /// Keeps the brick connected, polled and reported until cancelled or retired.
@@ -97,10 +102,17 @@ actor BrickController {
                 for await _ in releases { break }
                 continue
             }
-            let task = Task { [link, backoff] in await link.run(backoff: backoff) }
-            linkTask = task
-            await withTaskCancellationHandler { await task.value } onCancel: { task.cancel() }
-            linkTask = nil
+            let ended = OnceValue<Void>()
+            linkEnded = ended
+            // The link runs until it gives up, this controller stops, or `hold()` rings.
+            await withTaskGroup(of: Void.self) { group in
+                group.addTask { [link, backoff] in await link.run(backoff: backoff) }
+                group.addTask { [holds] in for await _ in holds where await self.held { break } }
+                await group.next()
+                group.cancelAll()
+            }
+            linkEnded = nil
+            ended.set(())
             guard endpoint.canReconnect else { return }
         }
     }

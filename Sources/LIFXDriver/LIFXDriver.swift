@@ -47,15 +47,18 @@ public actor LIFXDriver: DeviceDriver {
         (writerWakeups, writerWake) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
     }
 
-    /// Polls and writes until cancelled, then sends what is still pending.
+    /// Polls and writes until cancelled; `finish()` then sends what is still pending.
     public func run() async throws {
         await withTaskGroup(of: Void.self) { group in
             group.addTask { await self.pollLoop() }
             group.addTask { await self.writeLoop() }
             await group.waitForAll()
         }
-        // A new task is not cancelled with this one, so accepted commands still reach the cloud on shutdown.
-        await Task { await self.flushBeforeExit(within: .seconds(3)) }.value
+    }
+
+    /// Accepted commands still reach the cloud on shutdown, within 3 s.
+    public func finish() async {
+        await flushBeforeExit(within: .seconds(3))
     }
 
     /// Applies a command optimistically and queues the API write.

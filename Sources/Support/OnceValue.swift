@@ -41,6 +41,8 @@ public final class OnceValue<Value: Sendable>: Sendable {
     /// The value once set, or nil if `deadline` on `clock` passes first.
     public func wait<C: Clock>(until deadline: C.Instant, clock: C) async -> Value? {
         await park { id in
+            // Detached on purpose, the one timer outside a service's task group: a child task would be
+            // cancelled with a cancelled waiter and end the wait early, which a shutdown must not do (see above).
             Task.detached { [self] in
                 try? await clock.sleep(until: deadline, tolerance: nil)
                 expire(id)

@@ -67,7 +67,7 @@ public struct BridgeRunner {
     }
 }
 
-/// Runs a driver as a service; graceful shutdown cancels it.
+/// Runs a driver as a service; graceful shutdown cancels its run, then it finishes in this service's own task.
 struct DriverService: Service, CustomStringConvertible {
     let driver: any DeviceDriver
 
@@ -75,6 +75,9 @@ struct DriverService: Service, CustomStringConvertible {
     var description: String { "DriverService(\(driver.integration.rawValue))" }
 
     func run() async throws {
-        try await cancelWhenGracefulShutdown { try await driver.run() }
+        do {
+            try await cancelWhenGracefulShutdown { try await driver.run() }
+        } catch is CancellationError {}
+        await driver.finish()
     }
 }
