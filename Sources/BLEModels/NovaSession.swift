@@ -154,7 +154,7 @@ public struct NovaSession: Sendable {
     /// follow an ack, would come after it ran out; then twice the ack time.
     func frameTimeout(for state: NovaLightState) -> UInt16 {
         let own = Int(state.effect?.timeout ?? state.timeout)
-        let latency = Int(ackLatency.components.seconds * 1000 + ackLatency.components.attoseconds / 1_000_000_000_000_000)
+        let latency = Int(ackLatency / .milliseconds(1))
         guard latency * 5 > own * 4 else { return UInt16(own) }
         return UInt16(min(latency * 2, Int(UInt16.max)))
     }

@@ -34,8 +34,9 @@ public actor BlueZClient {
     /// `GetManagedObjects` is in flight: signals wait in the mailbox, to be applied on top of its snapshot.
     private var loading = false
     private var ended = false
-    /// Signals the mailbox dropped so far (it was full), reported once per batch that saw new drops.
+    /// Signals the mailbox dropped so far (it was full), and when that was last logged.
     private var dropped = 0
+    private var droppedLogged: ContinuousClock.Instant?
 
     /// Creates a client on an open connection; nothing happens until `run()`.
     public init(connection: DBusConnection, logger: Logger) {
@@ -71,16 +72,14 @@ public actor BlueZClient {
             if !news.isEmpty { return news.removeFirst() }
             if !loading {
                 let (batch, droppedSoFar) = mailbox.drain()
-                if droppedSoFar > 0 {
-                    dropped += droppedSoFar
-                    logger.warning("BlueZ signals dropped: the bridge fell behind", metadata: ["total": "\(dropped)"])
-                }
+                if droppedSoFar > 0 { noteDropped(droppedSoFar) }
                 let changes = batch.flatMap { apply($0.path, $0.items) }
                 if !changes.isEmpty { return .changed(changes) }
             }
             if ended { return nil }
             var waiting = rings
-            guard await waiting.next(isolation: #isolation) != nil else { return ended ? nil : news.isEmpty ? nil : news.removeFirst() }
+            // The mailbox finished with the connection: what news is left, then the end.
+            guard await waiting.next(isolation: #isolation) != nil else { return news.isEmpty ? nil : news.removeFirst() }
         }
         return nil
     }
@@ -93,6 +92,15 @@ public actor BlueZClient {
         try await connection.call(
             destination: Self.busName, path: path, interface: interface, method: method, arguments: arguments,
             timeout: timeout)
+    }
+
+    /// Drops are counted always and logged at most every 10 s, so an overload does not flood the log as well.
+    private func noteDropped(_ count: Int) {
+        dropped += count
+        let now = ContinuousClock.now
+        if let last = droppedLogged, now - last < .seconds(10) { return }
+        droppedLogged = now
+        logger.warning("BlueZ signals dropped: the bridge fell behind", metadata: ["total": "\(dropped)"])
     }
 
     private func report(_ event: Event) {

@@ -46,6 +46,7 @@ final class SignalMailbox: DBusSignalSink {
                 state.waiting[path] = [item]
                 return true
             }
+            // Out of the table while it changes, so the array is changed in place rather than copied.
             state.waiting[path] = nil
             defer { state.waiting[path] = items }
             if case .properties(let interface, let changed, let invalidated) = item,

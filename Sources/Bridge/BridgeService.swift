@@ -1,5 +1,6 @@
 public import BridgeConfig
 public import BridgeCore
+import Support
 import Foundation
 public import Logging
 public import ServiceLifecycle

@@ -1,3 +1,5 @@
+import Support
+
 /// Writes JSON beside `JSONParser`: compact, keys sorted so identical documents give identical bytes, whole
 /// numbers without a fraction (`128`, never `128.0`), slashes unescaped, and a non-finite number as `null`.
 /// Every payload the bridge publishes is written here, straight into bytes, without Foundation's encoder.
@@ -50,10 +52,7 @@ struct JSONWriter {
             case 0x09: append("\\t")
             case 0x08: append("\\b")
             case 0x0C: append("\\f")
-            case 0..<0x20:
-                append("\\u00")
-                bytes.append(Self.hexDigits[Int(byte >> 4)])
-                bytes.append(Self.hexDigits[Int(byte & 0xF)])
+            case 0..<0x20: append("\\u00" + Hex.byte(byte))
             default: bytes.append(byte)
             }
         }
@@ -61,8 +60,6 @@ struct JSONWriter {
     }
 
     private mutating func append(_ text: String) { bytes.append(contentsOf: text.utf8) }
-
-    private static let hexDigits = Array("0123456789abcdef".utf8)
 }
 
 extension JSONValue {
