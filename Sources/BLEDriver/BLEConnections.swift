@@ -40,7 +40,7 @@ extension BLEDriver {
         var seenConnected = false
         while ContinuousClock.now < deadline {
             // Gone, or connected and then dropped, is a failure; the cache may lag the Connect reply a little.
-            guard let current = await client.objects.devices[path] else { break }
+            guard let current = client.objects.devices[path] else { break }
             if current.connected && current.servicesResolved {
                 setDeviceStatus(path, .ready)
                 return

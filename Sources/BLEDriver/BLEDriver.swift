@@ -95,14 +95,17 @@ public actor BLEDriver: DeviceDriver, ConnectionControl {
     private func follow(_ connection: DBusConnection) async {
         let client = BlueZClient(connection: connection, logger: logger)
         self.client = client
-        // Ends (and the caller reconnects) when the bus connection drops.
+        let bus = client.bus
+        // Ends (and the caller reconnects) when the bus connection drops: the feed ends, then `next()`.
         await withTaskGroup(of: Void.self) { group in
-            group.addTask { await client.run() }
-            group.addTask { [self] in while let event = await client.next() { await handle(event) } }
+            group.addTask { await bus.follow() }
+            group.addTask {
+                for await event in connection.events where event != .closed { break }
+                bus.end()
+            }
             group.addTask { [self] in await sweep() }
             group.addTask { [self] in await runNovas() }
-            group.addTask { for await event in connection.events where event != .closed { break } }
-            await group.next()
+            while let event = await client.next() { await handle(event) }
             group.cancelAll()
         }
         self.client = nil
