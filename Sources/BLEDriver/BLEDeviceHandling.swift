@@ -47,7 +47,7 @@ extension BLEDriver {
             for measurement in split.values { state[measurement.key] = measurement.value.json }
             if let rssi = rssi ?? device.rssi, rssi != Signal.unavailableRSSI {
                 state["rssi"] = .number(Double(rssi))
-                state["last_seen"] = .string(Date().ISO8601Format())
+                state["last_seen"] = .string(lastSeen.now())
                 if let signal = entry.signal { state["signal"] = .number(signal) }
             }
         }

@@ -48,6 +48,8 @@ public actor BLEDriver: DeviceDriver, ConnectionControl {
     var gattSubscriptions: [DeviceID: Set<String>] = [:]
     /// The subscribed values last put into each device's state, as hex by characteristic UUID.
     var gattValues: [DeviceID: [String: JSONValue]] = [:]
+    /// `last_seen` text, written once per second however many adverts arrive in it.
+    var lastSeen = LastSeenText()
 
     /// Creates the driver; `configured` are the BLE ids listed under `devices:`.
     public init(
