@@ -68,10 +68,16 @@ let package = Package(
             swiftSettings: strictSettings
         ),
         .target(
+            name: "Cluster",
+            dependencies: ["BridgeCore"],
+            swiftSettings: strictSettings
+        ),
+        .target(
             name: "Bridge",
             dependencies: [
                 "BridgeCore",
                 "BridgeConfig",
+                "Cluster",
                 "Support",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -171,6 +177,7 @@ let package = Package(
                 "BridgeCore",
                 "BridgeConfig",
                 "Mosquitto",
+                "Support",
                 "LIFXDriver",
                 "BLEDriver",
                 "EV3Driver",
@@ -232,6 +239,11 @@ let package = Package(
                 "EV3Protocol", "LIFXModels", "BLEModels", "EV3Driver",
             ],
             path: "Tests/TestSupport",
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "ClusterTests",
+            dependencies: ["Cluster", "BridgeCore"],
             swiftSettings: strictSettings
         ),
         .testTarget(

@@ -35,6 +35,12 @@ extension BLEDriver {
         if properties.contains("RSSI"), let value = device.rssi, value != Signal.unavailableRSSI {
             rssi = value
             entry.window.add(rssi: value, at: now)
+            // Other bridges may hear it too (a cluster): reported before the device is first described, at
+            // most twice a second.
+            if entry.heardAt.map({ now - $0 >= 0.5 }) ?? true {
+                entry.heardAt = now
+                sink.send(.heard(entry.id, rssi: value))
+            }
             if let signal = entry.window.signal(at: now).map({ ($0 * 100).rounded() / 100 }) {
                 signalMoved = signal != entry.signal
                 entry.signal = signal

@@ -13,18 +13,22 @@ struct InboxFilter: Sendable {
     /// Our `bridge/state` topic: every config this bridge wrote names it in its availability.
     let marker: [UInt8]
     let topics: Topics
+    /// The cluster's topics, read live and retained (`<root>/`), if there is a cluster.
+    let clusterRoot: String?
 
     init(config: Configuration) {
         let enabled = config.homeassistant.enabled
         statusTopic = enabled ? config.homeassistant.statusTopic : nil
         discoveryPrefix = enabled ? config.homeassistant.discoveryPrefix + "/" : nil
         marker = Array(Topics(base: config.mqtt.baseTopic).bridgeState.utf8)
-        topics = Topics(base: config.mqtt.baseTopic)
+        topics = Topics(base: config.mqtt.baseTopic, bridgeID: config.cluster?.bridgeID)
+        clusterRoot = config.cluster.map { $0.clusterTopic(base: config.mqtt.baseTopic) + "/" }
     }
 
     /// Live commands, requests and Home Assistant's status; retained messages only where the bridge reads them.
     func isRelevant(_ message: InboundMessage) -> Bool {
         if message.topic == statusTopic { return true }
+        if let clusterRoot, message.topic.hasPrefix(clusterRoot) { return true }
         guard message.retained else { return isCommand(message.topic) }
         if let discoveryPrefix, message.topic.hasPrefix(discoveryPrefix) {
             return Self.contains(message.payload, marker)

@@ -1,0 +1,88 @@
+import BridgeConfig
+import BridgeCore
+import Cluster
+import Foundation
+
+/// Several bridges of one home: presence, observations and claims go through `ClusterState`; the bridge
+/// publishes a device the cluster manages only while it owns it.
+extension BridgeService {
+    /// The cluster's state for a configuration (nil when it has no `cluster` section).
+    static func makeCluster(_ config: Configuration) -> ClusterState? {
+        guard let settings = config.cluster else { return nil }
+        let timings = ClusterTimings(
+            renewal: settings.renewalInterval.duration, claimTimeout: settings.claimTimeout.duration,
+            observation: settings.observationInterval.duration, handoverWindow: settings.handoverWindow.duration,
+            awayAfter: settings.awayAfter.duration)
+        return ClusterState(
+            me: settings.bridgeID, epoch: Int64(Date().timeIntervalSince1970 * 1000),
+            topics: ClusterTopics(root: settings.clusterTopic(base: config.mqtt.baseTopic)), timings: timings,
+            room: settings.room, offset: settings.rxOffsetDB)
+    }
+
+    /// Whether this bridge publishes the device and runs its commands.
+    func publishes(_ id: DeviceID) -> Bool { cluster?.publishes(id) ?? true }
+
+    /// Subscribes to the cluster's topics (the base subscription covers the default) and starts its clock.
+    func startCluster() {
+        guard let cluster else { return }
+        if !cluster.topics.root.hasPrefix(topics.base + "/") { transport.subscribe(cluster.topics.all, qos: 1) }
+        schedule(.clusterTick, after: cluster.timings.tick)
+    }
+
+    /// After every connect: the probe, whose echo tells that the retained presences are in.
+    func clusterConnected() {
+        guard let actions = cluster?.connected() else { return }
+        applyCluster(actions)
+    }
+
+    func clusterHeard(_ id: DeviceID, rssi: Int) {
+        guard let actions = cluster?.heard(id, rssi: rssi, now: .now) else { return }
+        applyCluster(actions)
+    }
+
+    /// Takes a message of the cluster's; false when the topic is not one.
+    func clusterMessage(_ message: InboundMessage) -> Bool {
+        guard let root = cluster?.topics.root, message.topic.hasPrefix(root + "/") else { return false }
+        let payload = message.payload.isEmpty ? nil : JSONValue.parse(message.payload)
+        if let actions = cluster?.received(topic: message.topic, payload: payload, now: .now) { applyCluster(actions) }
+        return true
+    }
+
+    func clusterTick() {
+        guard let cluster else { return }
+        applyCluster(self.cluster?.tick(now: .now) ?? [])
+        schedule(.clusterTick, after: cluster.timings.tick)
+    }
+
+    private func applyCluster(_ actions: [ClusterAction]) {
+        for action in actions {
+            switch action {
+            case .publish(let topic, let payload, let retain):
+                if let payload { publishJSON(topic, payload, retain: retain, qos: 1) } else { clearRetained(topic) }
+            case .gained(let id):
+                logger.info("Device owned by this bridge", metadata: ["device.id": "\(id)"])
+                guard let record = devices[id] else { continue }
+                // Another bridge may have written the configs since: write them again, whatever this one sent before.
+                for message in builder.deviceConfigs(record, qos: qos(for: record)) { discovery.published[message.topic] = nil }
+                publishDiscovery(for: record)
+                publishAvailability(record)
+                publishState(record)
+            case .lost(let id):
+                logger.info("Device owned by another bridge now", metadata: ["device.id": "\(id)"])
+            case .duplicate(let bridgeID):
+                logger.error(
+                    "Another live bridge has this bridge_id; stopping", metadata: ["bridge_id": "\(bridgeID)"])
+                stop = ClusterStop(description: "another live bridge uses cluster.bridge_id \"\(bridgeID)\"")
+            }
+        }
+    }
+
+    /// The cluster in `bridge/info`: this bridge and the others it knows.
+    var clusterInfo: JSONValue {
+        guard let cluster else { return .null }
+        return [
+            "bridge_id": .string(cluster.me), "topic": .string(cluster.topics.root),
+            "bridges": .object(cluster.peerInfo), "owned_devices": .number(Double(cluster.owned.count)),
+        ]
+    }
+}

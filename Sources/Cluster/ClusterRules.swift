@@ -1,0 +1,96 @@
+import BridgeCore
+
+/// The rules each bridge applies to one device.
+extension ClusterState {
+    /// A claim holds while renewals arrive and its owner's run (epoch) is online.
+    func isValid(_ entry: DeviceOwnership, now: ContinuousClock.Instant) -> Bool {
+        guard let claim = entry.claim, let at = entry.claimAt, now - at <= timings.claimTimeout else { return false }
+        return isAlive(claim.owner, epoch: claim.epoch)
+    }
+
+    func isAlive(_ bridge: String, epoch: Int64? = nil) -> Bool {
+        if bridge == me { return epoch.map { $0 == self.epoch } ?? true }
+        guard let peer = peers[bridge], peer.online else { return false }
+        return epoch.map { $0 == peer.epoch } ?? true
+    }
+
+    /// Ownership follows the claim: `gained` or `lost` when that changed.
+    mutating func settle(_ device: DeviceID, _ entry: DeviceOwnership, now: ContinuousClock.Instant) -> [ClusterAction] {
+        let mine = entry.claim?.owner == me && isValid(entry, now: now)
+        guard mine != owned.contains(device) else { return [] }
+        if mine {
+            owned.insert(device)
+            return [.gained(device)]
+        }
+        owned.remove(device)
+        return [.lost(device)]
+    }
+
+    mutating func step(_ device: DeviceID, _ entry: inout DeviceOwnership, now: ContinuousClock.Instant) -> [ClusterAction] {
+        let ranked = entry.ranked(now: now, life: timings.observationLife) { isAlive($0) }
+        guard isValid(entry, now: now) else { return acquire(device, &entry, ranked, now: now) }
+        entry.unclaimedSince = nil
+        guard let claim = entry.claim, claim.owner == me else { return [] }
+        if let handover = handOver(device, &entry, ranked, claim, now: now) { return handover }
+        // Renewed only while this bridge hears the device; unheard, the claim lapses and another takes it.
+        guard let heard = entry.observations[me], now - heard.at <= timings.observationLife else { return [] }
+        guard entry.renewedAt.map({ now - $0 >= timings.renewal }) ?? true else { return [] }
+        var renewed = claim
+        renewed.score = heard.rssi
+        entry.claim = renewed
+        entry.claimAt = now
+        entry.renewedAt = now
+        return [.publish(topic: topics.claim(device), payload: renewed.json, retain: true)]
+    }
+
+    /// No valid claim: the bridges that hear the device claim it in rank order, the best after no delay.
+    private func acquire(
+        _ device: DeviceID, _ entry: inout DeviceOwnership, _ ranked: [(bridge: String, rssi: Double)],
+        now: ContinuousClock.Instant
+    ) -> [ClusterAction] {
+        guard let rank = ranked.firstIndex(where: { $0.bridge == me }) else {
+            entry.unclaimedSince = nil
+            return []
+        }
+        let since = entry.unclaimedSince ?? now
+        entry.unclaimedSince = since
+        guard now - since >= timings.rankDelay * rank else { return [] }
+        let claim = Claim(owner: me, term: (entry.claim?.term ?? 0) + 1, epoch: epoch, score: ranked[rank].rssi)
+        if let previous = entry.claim?.owner, previous != me { entry.lost[previous] = now }
+        entry.claim = claim
+        entry.claimAt = now
+        entry.renewedAt = now
+        entry.unclaimedSince = nil
+        entry.lead = nil
+        return [.publish(topic: topics.claim(device), payload: claim.json, retain: true)]
+    }
+
+    /// Counts hand-over windows; after enough in a row with one challenger far enough ahead, passes it the claim.
+    private func handOver(
+        _ device: DeviceID, _ entry: inout DeviceOwnership, _ ranked: [(bridge: String, rssi: Double)], _ claim: Claim,
+        now: ContinuousClock.Instant
+    ) -> [ClusterAction]? {
+        if let start = entry.windowStart, now - start < timings.handoverWindow { return nil }
+        entry.windowStart = now
+        let mine = entry.observations[me].flatMap { now - $0.at <= timings.observationLife ? $0.rssi : nil } ?? -.infinity
+        let challenger = ranked.first { candidate in
+            guard candidate.bridge != me else { return false }
+            let relapsed = entry.lost[candidate.bridge].map { now - $0 < ClusterTimings.relapse } ?? false
+            return candidate.rssi >= mine + ClusterTimings.lead + (relapsed ? ClusterTimings.relapseLead : 0)
+        }
+        guard let challenger else {
+            entry.lead = nil
+            return nil
+        }
+        let windows = entry.lead?.bridge == challenger.bridge ? (entry.lead?.windows ?? 0) + 1 : 1
+        entry.lead = (challenger.bridge, windows)
+        guard windows >= ClusterTimings.leadWindows, let peer = peers[challenger.bridge] else { return nil }
+        let passed = Claim(owner: challenger.bridge, term: claim.term + 1, epoch: peer.epoch, score: challenger.rssi)
+        entry.lost[me] = now
+        entry.claim = passed
+        entry.claimAt = now
+        entry.renewedAt = nil
+        entry.lead = nil
+        return [.publish(topic: topics.claim(device), payload: passed.json, retain: true)]
+    }
+}

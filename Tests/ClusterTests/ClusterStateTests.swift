@@ -1,0 +1,122 @@
+import BridgeCore
+import Cluster
+import Testing
+
+@Suite("Several bridges agree on one owner per device")
+struct ClusterStateTests {
+    static let device = DeviceID("ble_a4c138000001")!
+
+    @Test("the strongest bridge claims an unheard-of device, once, and the others never do")
+    func strongestClaims() {
+        var network = ClusterNetwork()
+        for (index, id) in ["a", "b", "c"].enumerated() { network.add(id, epoch: Int64(100 + index)) }
+        network.run(10_000, hearing: ["a": [Self.device: -60], "b": [Self.device: -70], "c": [Self.device: -80]])
+        #expect(network.owners(of: Self.device) == ["a"])
+        let claims = network.log.filter { if case .publish(let topic, _, _) = $0.action { topic.contains("/claims/") } else { false } }
+        #expect(Set(claims.map(\.bridge)) == ["a"])
+        #expect(Claim(network.retained["t2m/_cluster/claims/\(Self.device.rawValue)"]!)?.term == 1)
+        #expect(network.bridges["b"]!.publishes(Self.device) == false)
+        #expect(network.bridges["a"]!.publishes(Self.device))
+    }
+
+    @Test("a device the cluster has not heard is published by every bridge, as alone")
+    func unmanaged() {
+        var network = ClusterNetwork()
+        network.add("a", epoch: 1)
+        let other = DeviceID("lifx_d073d5000001")!
+        #expect(network.bridges["a"]!.publishes(other) && !network.bridges["a"]!.manages(other))
+    }
+
+    @Test("equal signals started together converge on one owner, the higher bridge id")
+    func race() {
+        var network = ClusterNetwork()
+        network.add("a", epoch: 1)
+        network.add("b", epoch: 2)
+        network.run(5_000, hearing: ["a": [Self.device: -65], "b": [Self.device: -65]])
+        #expect(network.owners(of: Self.device) == ["b"])
+    }
+
+    @Test("the owner's will: another bridge claims the device with the next term within the rank delay")
+    func failover() {
+        var network = ClusterNetwork()
+        network.add("a", epoch: 1)
+        network.add("b", epoch: 2)
+        network.run(5_000, hearing: ["a": [Self.device: -60], "b": [Self.device: -75]])
+        #expect(network.owners(of: Self.device) == ["a"])
+        network.kill("a")
+        network.run(1_000, hearing: ["b": [Self.device: -75]])
+        #expect(network.owners(of: Self.device) == ["b"])
+        #expect(Claim(network.retained["t2m/_cluster/claims/\(Self.device.rawValue)"]!)?.term == 2)
+    }
+
+    @Test("a restarted bridge does not steal a valid claim")
+    func restart() {
+        var network = ClusterNetwork()
+        network.add("a", epoch: 1)
+        network.add("b", epoch: 2)
+        network.run(5_000, hearing: ["a": [Self.device: -70], "b": [Self.device: -72]])
+        #expect(network.owners(of: Self.device) == ["a"])
+        network.kill("b")
+        network.add("b", epoch: 3)
+        network.run(20_000, hearing: ["a": [Self.device: -70], "b": [Self.device: -64]])
+        #expect(network.owners(of: Self.device) == ["a"])
+    }
+
+    @Test("a sustained lead of 10 dB for three windows hands the device over once; a short one does not")
+    func handOver() {
+        var network = ClusterNetwork()
+        network.add("a", epoch: 1)
+        network.add("b", epoch: 2)
+        network.run(5_000, hearing: ["a": [Self.device: -60], "b": [Self.device: -80]])
+        // Two windows of a lead: not enough.
+        network.run(4_000, hearing: ["a": [Self.device: -85], "b": [Self.device: -55]])
+        network.run(10_000, hearing: ["a": [Self.device: -60], "b": [Self.device: -80]])
+        #expect(network.owners(of: Self.device) == ["a"])
+        network.run(20_000, hearing: ["a": [Self.device: -85], "b": [Self.device: -55]])
+        #expect(network.owners(of: Self.device) == ["b"])
+        let terms = network.log.compactMap { entry -> Int? in
+            guard case .publish(let topic, let payload?, _) = entry.action, topic.contains("/claims/") else { return nil }
+            return Claim(payload)?.term
+        }
+        #expect(Set(terms) == [1, 2])
+    }
+
+    @Test("two live claims (a healed split) settle by term, score and id: the loser stops at once")
+    func conflict() {
+        var network = ClusterNetwork()
+        network.add("a", epoch: 1)
+        network.add("b", epoch: 2)
+        network.run(5_000, hearing: ["a": [Self.device: -60], "b": [Self.device: -75]])
+        let topic = ClusterNetwork.topics.claim(Self.device)
+        network.publish(topic, Claim(owner: "b", term: 1, epoch: 2, score: -75).json, retain: true)
+        #expect(network.owners(of: Self.device) == ["a"], "a's claim (term 1, -60) wins and is said again")
+        #expect(Claim(network.retained[topic]!)?.owner == "a")
+        network.publish(topic, Claim(owner: "b", term: 5, epoch: 2, score: -75).json, retain: true)
+        #expect(network.owners(of: Self.device) == ["b"])
+    }
+
+    @Test("a second run under a live bridge id stops before it says anything; the live one keeps its presence")
+    func duplicate() {
+        var network = ClusterNetwork()
+        network.add("a", epoch: 1)
+        network.run(1_000)
+        network.add("a2", epoch: 5)
+        var second = ClusterState(me: "a", epoch: 9, topics: ClusterNetwork.topics, timings: ClusterTimings(), room: nil, offset: 0)
+        let actions = second.received(topic: ClusterNetwork.topics.presence("a"), payload: network.retained[ClusterNetwork.topics.presence("a")], now: network.now)
+        #expect(actions == [.duplicate("a")])
+        var first = network.bridges["a"]!
+        let answer = first.received(topic: ClusterNetwork.topics.presence("a"), payload: Presence(online: true, epoch: 9).json, now: network.now)
+        #expect(answer == [.publish(topic: ClusterNetwork.topics.presence("a"), payload: Presence(online: true, epoch: 1, room: "room-a").json, retain: true)])
+    }
+
+    @Test("a device no bridge hears any more is not renewed, and its claim lapses")
+    func lapse() {
+        let timings = ClusterTimings(renewal: .seconds(2), claimTimeout: .seconds(6), observation: .seconds(1))
+        var network = ClusterNetwork()
+        network.add("a", epoch: 1, timings: timings)
+        network.run(3_000, hearing: ["a": [Self.device: -60]])
+        #expect(network.owners(of: Self.device) == ["a"])
+        network.run(15_000)
+        #expect(network.owners(of: Self.device).isEmpty)
+    }
+}
