@@ -73,6 +73,13 @@ extension BLEDriver {
         setDeviceStatus(path, .available)
     }
 
+    /// Another bridge of the cluster owns the device, or this one again: the policies are reviewed at once, so
+    /// a connection this bridge holds is given up before the new owner connects.
+    public func setOwnedElsewhere(_ device: DeviceID, _ elsewhere: Bool) async {
+        if elsewhere { ownedElsewhere.insert(device) } else { ownedElsewhere.remove(device) }
+        applyPolicies()
+    }
+
     /// Keeps the remembered set the bridge persists.
     public func setRemembered(_ device: DeviceID, _ isRemembered: Bool) async {
         if isRemembered { remembered.insert(device) } else { remembered.remove(device) }

@@ -29,6 +29,8 @@ public actor BLEDriver: DeviceDriver, ConnectionControl {
     var remembered: Set<DeviceID> = []
     /// Manual connects and disconnects, which override the policies until the next one or a restart.
     var manual: [DeviceID: KnownDevice.Manual] = [:]
+    /// Devices another bridge of the cluster owns: held down as if disconnected by hand.
+    var ownedElsewhere: Set<DeviceID> = []
     var policy: ConnectPolicy
     /// When the policies were last applied (`now`).
     var policiesRun = -Double.infinity

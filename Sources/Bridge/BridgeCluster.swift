@@ -48,13 +48,33 @@ extension BridgeService {
         return true
     }
 
+    /// Hands the devices this bridge owns to the next best bridges before it stops.
+    func clusterLeaving() {
+        guard let actions = cluster?.leaving(now: .now) else { return }
+        applyCluster(actions)
+    }
+
     func clusterTick() {
         guard let cluster else { return }
         applyCluster(self.cluster?.tick(now: .now) ?? [])
+        // Also for devices described after the cluster decided about them.
+        tellOwnership()
         schedule(.clusterTick, after: cluster.timings.tick)
     }
 
+    /// Tells the drivers which devices another bridge owns now, so only the owner connects them.
+    private func tellOwnership() {
+        guard let cluster else { return }
+        for (id, record) in devices {
+            let elsewhere = cluster.manages(id) && !cluster.owned.contains(id)
+            guard elsewhere != record.ownedElsewhere, let control = drivers[id.integration] as? any ConnectionControl else { continue }
+            devices[id]?.ownedElsewhere = elsewhere
+            rememberedUpdates.start { await control.setOwnedElsewhere(id, elsewhere) }
+        }
+    }
+
     private func applyCluster(_ actions: [ClusterAction]) {
+        defer { if !actions.isEmpty { tellOwnership() } }
         for action in actions {
             switch action {
             case .publish(let topic, let payload, let retain):

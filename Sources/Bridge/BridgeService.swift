@@ -84,6 +84,7 @@ public actor BridgeService: Service {
             group.cancelAll()
         }
         if let stop { throw stop }
+        clusterLeaving()
         logger.info("Bridge stopped")
     }
 

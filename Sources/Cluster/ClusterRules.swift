@@ -94,3 +94,24 @@ extension ClusterState {
         return [.publish(topic: topics.claim(device), payload: passed.json, retain: true)]
     }
 }
+
+extension ClusterState {
+    /// This bridge stops cleanly: each device it owns goes to the strongest other bridge that hears it, with
+    /// the next term, so it changes hands without waiting for the claim to lapse.
+    public mutating func leaving(now: ContinuousClock.Instant) -> [ClusterAction] {
+        var actions: [ClusterAction] = []
+        for device in owned.sorted(by: { $0.rawValue < $1.rawValue }) {
+            guard var entry = devices[device], let claim = entry.claim else { continue }
+            let others = entry.ranked(now: now, life: timings.observationLife) { $0 != me && isAlive($0) }
+            guard let next = others.first, let peer = peers[next.bridge] else { continue }
+            let passed = Claim(owner: next.bridge, term: claim.term + 1, epoch: peer.epoch, score: next.rssi)
+            entry.claim = passed
+            entry.claimAt = now
+            entry.lost[me] = now
+            devices[device] = entry
+            actions.append(.publish(topic: topics.claim(device), payload: passed.json, retain: true))
+        }
+        owned = []
+        return actions
+    }
+}

@@ -120,3 +120,21 @@ struct ClusterStateTests {
         #expect(network.owners(of: Self.device).isEmpty)
     }
 }
+
+extension ClusterStateTests {
+    @Test("a bridge that stops cleanly passes each device it owns to the next best bridge, with the next term")
+    func leaving() {
+        var network = ClusterNetwork()
+        network.add("a", epoch: 1)
+        network.add("b", epoch: 2)
+        network.add("c", epoch: 3)
+        network.run(5_000, hearing: ["a": [Self.device: -60], "b": [Self.device: -80], "c": [Self.device: -70]])
+        #expect(network.owners(of: Self.device) == ["a"])
+        var leaving = network.bridges["a"]!
+        let actions = leaving.leaving(now: network.now)
+        network.bridges["a"] = leaving
+        network.apply("a", actions)
+        #expect(network.owners(of: Self.device) == ["c"])
+        #expect(Claim(network.retained[ClusterNetwork.topics.claim(Self.device)]!)?.term == 2)
+    }
+}

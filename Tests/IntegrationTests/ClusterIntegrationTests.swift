@@ -9,6 +9,18 @@ struct ClusterIntegrationTests {
     static let address = "A4:C1:38:00:00:01"
     static let device = "ble_a4c138000001"
     static let path = BlueZStandIn.devicePath(address)
+    static let novaAddress = "AA:BB:CC:DD:EE:01"
+    static let nova = "ble_aabbccddee01"
+
+    /// Whether a stand-in's BlueZ has the device connected.
+    static func connected(_ standIn: BlueZStandIn, _ address: String) async throws -> Bool {
+        let connection = try await DBusConnection.connect(to: DBusAddress(standIn.daemon.address))
+        defer { Task { await connection.close() } }
+        let reply = try await connection.call(
+            destination: "org.bluez", path: BlueZStandIn.devicePath(address), interface: "org.freedesktop.DBus.Properties",
+            method: "Get", arguments: [.string("org.bluez.Device1"), .string("Connected")])
+        return reply.first?.bool ?? false
+    }
 
     static func config(_ port: Int, bridge: String, room: String) -> String {
         TestConfig.yaml(
@@ -20,6 +32,8 @@ struct ClusterIntegrationTests {
                   connect:
                     - match: {name: "Sensor *"}
                       policy: never
+                    - match: {class: nova}
+                      policy: all
                 cluster:
                   bridge_id: \(bridge)
                   room: \(room)
@@ -31,10 +45,11 @@ struct ClusterIntegrationTests {
                 """)
     }
 
-    /// A bridge with its own BlueZ stand-in that knows the sensor.
+    /// A bridge with its own BlueZ stand-in that knows the sensor and a Nova.
     static func bridge(_ id: String, room: String, broker: Broker) async throws -> (BridgeProcess, BlueZStandIn) {
         let standIn = try await BlueZStandIn.start()
         _ = try await standIn.mock("AddDevice", [.string("hci0"), .string(address), .string("Sensor 1")])
+        _ = try await standIn.mock("AddNova", [.string("hci0"), .string(novaAddress)])
         let process = try BridgeProcess.start(config: config(broker.port, bridge: id, room: room), environment: standIn.environment)
         try await waitUntil("\(id) online", timeout: .seconds(15)) {
             guard process.isRunning else { throw TestFailure("bridge \(id) exited:\n\(process.stderr)") }
@@ -92,6 +107,42 @@ struct ClusterIntegrationTests {
         try await broker.waitForRetained("t2m/\(Self.device)") { $0.json?["rssi"] == -75 }
         #expect(broker.publishers(of: "t2m/\(Self.device)") == ["things2mqtt-kitchen", "things2mqtt-bedroom"])
         #expect(try await bedroom.terminate() == 0)
+    }
+
+    @Test("only the owner connects a Nova; /set reaches it once; SIGTERM hands it over within 2 s and the other bridge connects it")
+    func connection() async throws {
+        let broker = try await Broker.start(logPublishes: true)
+        let (kitchen, kitchenBlueZ) = try await Self.bridge("kitchen", room: "kitchen", broker: broker)
+        let (bedroom, bedroomBlueZ) = try await Self.bridge("bedroom", room: "bedroom", broker: broker)
+        let novaPath = BlueZStandIn.devicePath(Self.novaAddress)
+        let adverts = Task {
+            while !Task.isCancelled {
+                try? await kitchenBlueZ.advertise(novaPath, rssi: -55)
+                try? await bedroomBlueZ.advertise(novaPath, rssi: -70)
+                try? await Task.sleep(for: .milliseconds(300))
+            }
+        }
+        defer { adverts.cancel() }
+        try await broker.waitForRetained("t2m/_cluster/claims/\(Self.nova)", timeout: .seconds(10)) { $0.json?["owner"] == "kitchen" }
+        try await broker.waitForRetained("t2m/\(Self.nova)", timeout: .seconds(15)) { $0.json?["status"] == "ready" }
+        try await Task.sleep(for: .seconds(2))
+        #expect(try await Self.connected(kitchenBlueZ, Self.novaAddress))
+        #expect(try await Self.connected(bedroomBlueZ, Self.novaAddress) == false)
+
+        let client = try await TestClient.connect(to: broker)
+        client.publish("t2m/\(Self.nova)/set", #"{"state":"ON"}"#)
+        try await broker.waitForRetained("t2m/\(Self.nova)") { $0.json?["state"] == "ON" && $0.json?["status"] == "ready" }
+        #expect(try await Self.connected(bedroomBlueZ, Self.novaAddress) == false, "no write can have reached the bedroom's Nova")
+
+        let stopped = ContinuousClock.now
+        #expect(try await kitchen.terminate() == 0)
+        try await broker.waitForRetained("t2m/_cluster/claims/\(Self.nova)", timeout: .seconds(2)) { $0.json?["owner"] == "bedroom" }
+        #expect(ContinuousClock.now - stopped < .seconds(3))
+        try await waitUntil("the bedroom bridge connects the Nova", timeout: .seconds(15)) {
+            try await Self.connected(bedroomBlueZ, Self.novaAddress)
+        }
+        #expect(try await bedroom.terminate() == 0)
+        await client.close()
     }
 
     @Test("a second bridge with a live bridge_id exits non-zero, naming it, and the live one stays online")
