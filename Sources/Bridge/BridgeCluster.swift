@@ -81,7 +81,13 @@ extension BridgeService {
                 if let payload { publishJSON(topic, payload, retain: retain, qos: 1) } else { clearRetained(topic) }
             case .gained(let id):
                 logger.info("Device owned by this bridge", metadata: ["device.id": "\(id)"])
-                guard let record = devices[id] else { continue }
+                guard var record = devices[id] else { continue }
+                // The room goes on from where the last owner placed it.
+                if let room = cluster?.room(of: id) {
+                    record.descriptor = withRoom(record.descriptor)
+                    record.state["room"] = .string(room)
+                    devices[id] = record
+                }
                 // Another bridge may have written the configs since: write them again, whatever this one sent before.
                 for message in builder.deviceConfigs(record, qos: qos(for: record)) { discovery.published[message.topic] = nil }
                 publishDiscovery(for: record)
@@ -89,12 +95,30 @@ extension BridgeService {
                 publishState(record)
             case .lost(let id):
                 logger.info("Device owned by another bridge now", metadata: ["device.id": "\(id)"])
+            case .room(let id, let room):
+                guard var record = devices[id] else { continue }
+                let previous = record
+                record.descriptor = withRoom(record.descriptor)
+                record.state["room"] = .string(room)
+                devices[id] = record
+                if record.descriptor != previous.descriptor { publishDiscovery(for: record, previous: previous) }
+                publishState(record)
             case .duplicate(let bridgeID):
                 logger.error(
                     "Another live bridge has this bridge_id; stopping", metadata: ["bridge_id": "\(bridgeID)"])
                 stop = ClusterStop(description: "another live bridge uses cluster.bridge_id \"\(bridgeID)\"")
             }
         }
+    }
+
+    /// A device the cluster places gets a `room` sensor (its state key `room`: a bridge's room or `not_home`).
+    func withRoom(_ descriptor: DeviceDescriptor) -> DeviceDescriptor {
+        guard cluster?.manages(descriptor.id) == true, !descriptor.exposes.contains(where: { $0.property == "room" }) else {
+            return descriptor
+        }
+        var described = descriptor
+        described.exposes.append(.text("room", name: "Room"))
+        return described
     }
 
     /// The cluster in `bridge/info`: this bridge and the others it knows.

@@ -53,7 +53,8 @@ extension BridgeService {
         }
     }
 
-    private func deviceDiscovered(_ descriptor: DeviceDescriptor) {
+    private func deviceDiscovered(_ reported: DeviceDescriptor) {
+        let descriptor = withRoom(reported)
         let id = descriptor.id
         if let previous = devices[id] {
             guard previous.descriptor != descriptor else { return }

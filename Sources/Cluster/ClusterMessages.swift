@@ -44,25 +44,34 @@ public struct Claim: Sendable, Equatable {
     public var epoch: Int64
     /// The owner's shared signal when it claimed or renewed.
     public var score: Double
+    /// The room the owner last placed the device in: a new owner starts from it.
+    public var room: String?
 
     /// Creates a claim.
-    public init(owner: String, term: Int, epoch: Int64, score: Double) {
+    public init(owner: String, term: Int, epoch: Int64, score: Double, room: String? = nil) {
         self.owner = owner
         self.term = term
         self.epoch = epoch
         self.score = score
+        self.room = room
     }
 
     /// The payload.
     public var json: JSONValue {
-        ["owner": .string(owner), "term": .number(Double(term)), "epoch": .number(Double(epoch)), "score": .number(score)]
+        var fields: [String: JSONValue] = [
+            "owner": .string(owner), "term": .number(Double(term)), "epoch": .number(Double(epoch)), "score": .number(score),
+        ]
+        if let room { fields["room"] = .string(room) }
+        return .object(fields)
     }
 
     /// Reads a payload; nil for anything malformed.
     public init?(_ json: JSONValue) {
         guard let owner = json["owner"]?.stringValue, let term = json["term"]?.doubleValue, let epoch = json["epoch"]?.doubleValue
         else { return nil }
-        self.init(owner: owner, term: Int(term), epoch: Int64(epoch), score: json["score"]?.doubleValue ?? -200)
+        self.init(
+            owner: owner, term: Int(term), epoch: Int64(epoch), score: json["score"]?.doubleValue ?? -200,
+            room: json["room"]?.stringValue)
     }
 
     /// The fixed order that settles two live claims: term, then score, then owner id.

@@ -32,15 +32,27 @@ extension ClusterState {
         entry.unclaimedSince = nil
         guard let claim = entry.claim, claim.owner == me else { return [] }
         if let handover = handOver(device, &entry, ranked, claim, now: now) { return handover }
-        // Renewed only while this bridge hears the device; unheard, the claim lapses and another takes it.
-        guard let heard = entry.observations[me], now - heard.at <= timings.observationLife else { return [] }
-        guard entry.renewedAt.map({ now - $0 >= timings.renewal }) ?? true else { return [] }
+        var actions: [ClusterAction] = []
+        let heard = entry.observations[me].flatMap { now - $0.at <= timings.observationLife ? $0.rssi : nil }
+        let heardLately = entry.observations.values.contains { now - $0.at <= timings.awayAfter }
+        let before = entry.room.room
+        let hearing = ranked.map { (bridge: $0.bridge, room: $0.bridge == me ? room : peers[$0.bridge]?.room) }
         var renewed = claim
-        renewed.score = heard.rssi
+        var due = entry.renewedAt.map { now - $0 >= timings.renewal } ?? true
+        let liveRooms = Set(peers.values.filter(\.online).compactMap(\.room) + [room].compactMap { $0 })
+        if let placed = entry.room.update(hearing: hearing, heardLately: heardLately, liveRooms: liveRooms), placed != before {
+            actions.append(.room(device, placed))
+            renewed.room = placed
+            due = true
+        }
+        // Renewed while this bridge hears the device, and while nobody does until it is placed away; then the
+        // claim lapses, and a bridge that hears it again claims it.
+        guard heard != nil || (ranked.isEmpty && before != RoomPresence.away), due else { return actions }
+        if let heard { renewed.score = heard }
         entry.claim = renewed
         entry.claimAt = now
         entry.renewedAt = now
-        return [.publish(topic: topics.claim(device), payload: renewed.json, retain: true)]
+        return actions + [.publish(topic: topics.claim(device), payload: renewed.json, retain: true)]
     }
 
     /// No valid claim: the bridges that hear the device claim it in rank order, the best after no delay.
@@ -55,7 +67,8 @@ extension ClusterState {
         let since = entry.unclaimedSince ?? now
         entry.unclaimedSince = since
         guard now - since >= timings.rankDelay * rank else { return [] }
-        let claim = Claim(owner: me, term: (entry.claim?.term ?? 0) + 1, epoch: epoch, score: ranked[rank].rssi)
+        let claim = Claim(
+            owner: me, term: (entry.claim?.term ?? 0) + 1, epoch: epoch, score: ranked[rank].rssi, room: entry.room.room)
         if let previous = entry.claim?.owner, previous != me { entry.lost[previous] = now }
         entry.claim = claim
         entry.claimAt = now
@@ -85,7 +98,8 @@ extension ClusterState {
         let windows = entry.lead?.bridge == challenger.bridge ? (entry.lead?.windows ?? 0) + 1 : 1
         entry.lead = (challenger.bridge, windows)
         guard windows >= ClusterTimings.leadWindows, let peer = peers[challenger.bridge] else { return nil }
-        let passed = Claim(owner: challenger.bridge, term: claim.term + 1, epoch: peer.epoch, score: challenger.rssi)
+        let passed = Claim(
+            owner: challenger.bridge, term: claim.term + 1, epoch: peer.epoch, score: challenger.rssi, room: entry.room.room)
         entry.lost[me] = now
         entry.claim = passed
         entry.claimAt = now
@@ -104,7 +118,7 @@ extension ClusterState {
             guard var entry = devices[device], let claim = entry.claim else { continue }
             let others = entry.ranked(now: now, life: timings.observationLife) { $0 != me && isAlive($0) }
             guard let next = others.first, let peer = peers[next.bridge] else { continue }
-            let passed = Claim(owner: next.bridge, term: claim.term + 1, epoch: peer.epoch, score: next.rssi)
+            let passed = Claim(owner: next.bridge, term: claim.term + 1, epoch: peer.epoch, score: next.rssi, room: entry.room.room)
             entry.claim = passed
             entry.claimAt = now
             entry.lost[me] = now

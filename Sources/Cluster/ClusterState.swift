@@ -10,6 +10,8 @@ public enum ClusterAction: Sendable, Equatable {
     case lost(DeviceID)
     /// Another live bridge has this bridge's id: stop, naming it.
     case duplicate(String)
+    /// The owner placed the device in a room (or `not_home`): put `room` in its state.
+    case room(DeviceID, String)
 }
 
 /// One bridge's view of the cluster: peers, claims and observations, stepped by what arrives, what this bridge
@@ -47,6 +49,9 @@ public struct ClusterState: Sendable {
     /// Whether the cluster decides who publishes the device (some bridge heard it or claimed it).
     public func manages(_ device: DeviceID) -> Bool { devices[device] != nil }
 
+    /// The room the device was last placed in (by any owner), if any.
+    public func room(of device: DeviceID) -> String? { devices[device]?.room.room }
+
     /// Whether this bridge publishes the device: it owns it, or the cluster does not manage it.
     public func publishes(_ device: DeviceID) -> Bool { owned.contains(device) || devices[device] == nil }
 
@@ -61,7 +66,7 @@ public struct ClusterState: Sendable {
             if let average = signals[device]?.average { devices[device, default: DeviceOwnership()].observations[me] = (average, now) }
             return []
         }
-        devices[device, default: DeviceOwnership()].observations[me] = (value, now)
+        devices[device, default: DeviceOwnership()].observe(me, rssi: value, at: now)
         return [.publish(topic: topics.observation(device, by: me), payload: ["rssi": .number(value)], retain: false)]
     }
 
@@ -75,7 +80,7 @@ public struct ClusterState: Sendable {
         case .claim(let device): return claimArrived(device, payload.flatMap(Claim.init), now: now)
         case .observation(let device, let bridge) where bridge != me:
             guard let rssi = payload?["rssi"]?.doubleValue, rssi.isFinite else { return [] }
-            devices[device, default: DeviceOwnership()].observations[bridge] = (rssi, now)
+            devices[device, default: DeviceOwnership()].observe(bridge, rssi: rssi, at: now)
             return []
         default: return []
         }
@@ -104,6 +109,7 @@ public struct ClusterState: Sendable {
         if let previous = entry.claim?.owner, previous != claim?.owner { entry.lost[previous] = now }
         entry.claim = claim
         entry.claimAt = claim == nil ? nil : now
+        entry.room.adopt(claim?.room)
         if claim?.owner == me { entry.renewedAt = entry.renewedAt ?? now }
         devices[device] = entry
         return settle(device, entry, now: now)

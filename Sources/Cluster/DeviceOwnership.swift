@@ -17,6 +17,14 @@ struct DeviceOwnership: Sendable {
     var windowStart: ContinuousClock.Instant?
     /// Bridges that lost this device, and when.
     var lost: [String: ContinuousClock.Instant] = [:]
+    /// The room it is in, decided by its owner.
+    var room = RoomPresence()
+
+    /// Notes an observation for ownership and for the room.
+    mutating func observe(_ bridge: String, rssi: Double, at now: ContinuousClock.Instant) {
+        observations[bridge] = (rssi, now)
+        room.note(bridge, rssi: rssi)
+    }
 
     /// The fresh observations, strongest first (ties: the higher bridge id first).
     func ranked(now: ContinuousClock.Instant, life: Duration, alive: (String) -> Bool) -> [(bridge: String, rssi: Double)] {
