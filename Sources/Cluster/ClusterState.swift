@@ -12,6 +12,10 @@ public enum ClusterAction: Sendable, Equatable {
     case duplicate(String)
     /// The owner placed the device in a room (or `not_home`): put `room` in its state.
     case room(DeviceID, String)
+    /// A bridge went offline (its will or its stop): its own `bridge/<id>/state` should say so; only the live
+    /// bridge with the lowest id is asked, so it is said once. When it is back, the same bridge says `online`,
+    /// so its own re-sent messages never contradict the peer.
+    case peerState(String, online: Bool)
 }
 
 /// One bridge's view of the cluster: peers, claims and observations, stepped by what arrives, what this bridge
@@ -28,6 +32,8 @@ public struct ClusterState: Sendable {
     var peers: [String: Presence] = [:]
     var devices: [DeviceID: DeviceOwnership] = [:]
     var signals: [DeviceID: SharedSignal] = [:]
+    /// Peers whose `bridge/<id>/state` this bridge set offline.
+    var markedOffline: Set<String> = []
     /// The devices this bridge owns now.
     public internal(set) var owned: Set<DeviceID> = []
 
@@ -48,6 +54,9 @@ public struct ClusterState: Sendable {
 
     /// Whether the cluster decides who publishes the device (some bridge heard it or claimed it).
     public func manages(_ device: DeviceID) -> Bool { devices[device] != nil }
+
+    /// Whether no online bridge has a lower id than this one: it speaks for the cluster where one must.
+    public var isLowestLive: Bool { !peers.contains { $0.value.online && $0.key < me } }
 
     /// The room the device was last placed in (by any owner), if any.
     public func room(of device: DeviceID) -> String? { devices[device]?.room.room }
@@ -89,8 +98,13 @@ public struct ClusterState: Sendable {
     private mutating func presenceArrived(_ bridge: String, _ presence: Presence?) -> [ClusterAction] {
         guard let presence else { return [] }
         guard bridge == me else {
+            let wasOnline = peers[bridge]?.online ?? false
             peers[bridge] = presence
-            return []
+            if presence.online, markedOffline.remove(bridge) != nil { return [.peerState(bridge, online: true)] }
+            let lowest = ([me] + peers.filter { $0.value.online }.map(\.key)).min()
+            guard wasOnline, !presence.online, lowest == me else { return [] }
+            markedOffline.insert(bridge)
+            return [.peerState(bridge, online: false)]
         }
         guard presence.online, presence.epoch != epoch else { return [] }
         // Another run under this id: before start-up it is the live one; after, the older run stays.
