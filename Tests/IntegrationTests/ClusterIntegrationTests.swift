@@ -4,7 +4,7 @@ import Foundation
 import Testing
 import TestSupport
 
-@Suite("Two bridges on one broker, each with its own BlueZ", .tags(.integration, .process), .timeLimit(.minutes(3)))
+@Suite("Two bridges, each with its own BlueZ, on one broker or two linked ones", .tags(.integration, .process), .timeLimit(.minutes(3)))
 struct ClusterIntegrationTests {
     static let address = "A4:C1:38:00:00:01"
     static let device = "ble_a4c138000001"
@@ -156,6 +156,40 @@ struct ClusterIntegrationTests {
         }
         #expect(try await bedroom.terminate() == 0)
         await client.close()
+    }
+
+    @Test("two brokers linked by a bridge: cut, each side owns the sensor; healed, one owner and the same retained claim on both within 20 s")
+    func split() async throws {
+        let kitchenBroker = try await Broker.start(persistence: true)
+        let bedroomBroker = try await Broker.start(persistence: true)
+        try await bedroomBroker.setBridge(to: kitchenBroker.port)
+        let (kitchen, kitchenBlueZ) = try await Self.bridge("kitchen", room: "kitchen", broker: kitchenBroker)
+        let (bedroom, bedroomBlueZ) = try await Self.bridge("bedroom", room: "bedroom", broker: bedroomBroker)
+        let adverts = Self.advertise([(kitchenBlueZ, -58), (bedroomBlueZ, -72)])
+        defer { adverts.cancel() }
+        let topic = "t2m/_cluster/claims/\(Self.device)"
+        for broker in [kitchenBroker, bedroomBroker] {
+            try await broker.waitForRetained(topic, timeout: .seconds(15)) { $0.json?["owner"] == "kitchen" }
+        }
+
+        try await bedroomBroker.setBridge(to: nil)
+        // Cut off, the bedroom's side hears no renewals: once the claim times out, the bedroom bridge claims.
+        try await bedroomBroker.waitForRetained(topic, timeout: .seconds(20)) { $0.json?["owner"] == "bedroom" }
+        #expect(try await kitchenBroker.retainedJSON(topic)?["owner"] == "kitchen")
+
+        try await bedroomBroker.setBridge(to: kitchenBroker.port)
+        let healed = ContinuousClock.now
+        try await waitUntil("the same claim on both brokers", timeout: .seconds(20)) {
+            let (one, two) = (try await kitchenBroker.retainedJSON(topic), try await bedroomBroker.retainedJSON(topic))
+            return one != nil && one == two
+        }
+        #expect(ContinuousClock.now - healed < .seconds(20))
+        // Settled: it stays the same for a renewal period and more.
+        try await Task.sleep(for: .seconds(3))
+        let settled = try await kitchenBroker.retainedJSON(topic)
+        #expect(settled == (try await bedroomBroker.retainedJSON(topic)))
+        #expect(try await kitchen.terminate() == 0)
+        #expect(try await bedroom.terminate() == 0)
     }
 
     @Test("a second bridge with a live bridge_id exits non-zero, naming it, and the live one stays online")

@@ -106,6 +106,24 @@ public final class Broker: Sendable {
         try await running.waitForExit()
     }
 
+    /// Links this broker to another on 127.0.0.1 with a mosquitto bridge connection carrying every topic both
+    /// ways (nil: no link), and restarts it with that: what a user does to join two sites, and to cut them.
+    public func setBridge(to remotePort: Int?) async throws {
+        let path = directory.file("mosquitto.conf")
+        let current = (try? String(contentsOfFile: path, encoding: .utf8)) ?? ""
+        var lines = current.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        if let marker = lines.firstIndex(of: "# link") { lines.removeSubrange(marker...) }
+        while lines.last == "" { lines.removeLast() }
+        if let remotePort {
+            lines += [
+                "# link", "connection link", "address 127.0.0.1:\(remotePort)", "topic # both 1", "cleansession true",
+                "notifications false", "restart_timeout 1",
+            ]
+        }
+        try directory.write("mosquitto.conf", lines.joined(separator: "\n") + "\n")
+        try await restart()
+    }
+
     /// Stops the broker if it runs, then starts it again on the same port.
     public func restart() async throws {
         try await stop()
