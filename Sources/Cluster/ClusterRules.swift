@@ -30,7 +30,7 @@ extension ClusterState {
         let ranked = entry.ranked(now: now, life: timings.observationLife) { isAlive($0) }
         guard isValid(entry, now: now) else { return acquire(device, &entry, ranked, now: now) }
         entry.unclaimedSince = nil
-        guard let claim = entry.claim, claim.owner == me else { return [] }
+        guard let claim = entry.claim, claim.owner == me, entry.passing == nil else { return [] }
         if let handover = handOver(device, &entry, ranked, claim, now: now) { return handover }
         let heard = entry.observations[me].flatMap { now - $0.at <= timings.observationLife ? $0.rssi : nil }
         let heardLately = entry.observations.values.contains { now - $0.at <= timings.awayAfter }
@@ -98,9 +98,9 @@ extension ClusterState {
         guard windows >= ClusterTimings.leadWindows, let peer = peers[challenger.bridge] else { return nil }
         let passed = Claim(
             owner: challenger.bridge, term: claim.term + 1, epoch: peer.epoch, score: challenger.rssi, room: entry.room.room)
-        entry.lost[me] = now
-        entry.claim = passed
-        entry.claimAt = now
+        // This bridge stays the owner until its own claim comes back from the broker: every bridge sees that
+        // claim and any `/set` in one order, so a command sent meanwhile runs exactly once, on one side of it.
+        entry.passing = passed.term
         entry.lead = nil
         return [.publish(topic: topics.claim(device), payload: passed.json, retain: true)]
     }

@@ -144,6 +144,7 @@ public struct ClusterState: Sendable {
         if let previous = entry.claim?.owner, previous != claim?.owner { entry.lost[previous] = now }
         entry.claim = claim
         entry.claimAt = claim == nil ? nil : now
+        entry.passing = nil
         entry.room.adopt(claim?.room)
         devices[device] = entry
         return settle(device, entry, now: now)

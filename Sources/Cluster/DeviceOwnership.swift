@@ -15,6 +15,8 @@ struct DeviceOwnership: Sendable {
     var windowStart: ContinuousClock.Instant?
     /// Bridges that lost this device, and when.
     var lost: [String: ContinuousClock.Instant] = [:]
+    /// The term of the claim this bridge passed to another, until that claim comes back from the broker.
+    var passing: Int?
     /// The room it is in, decided by its owner.
     var room = RoomPresence()
 

@@ -62,7 +62,15 @@ struct ClusterNetwork {
         }
     }
 
+    /// While set, claims wait here instead of reaching the bridges, as behind a slow link.
+    var holdClaims = false
+    var heldClaims: [(topic: String, payload: JSONValue?, retain: Bool)] = []
+
     mutating func publish(_ topic: String, _ payload: JSONValue?, retain: Bool) {
+        if holdClaims, topic.contains("/claims/") {
+            heldClaims.append((topic, payload, retain))
+            return
+        }
         pending.append((topic, payload, retain))
         guard pending.count == 1 else { return }
         while let next = pending.first {

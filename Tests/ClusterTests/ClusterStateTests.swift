@@ -241,3 +241,21 @@ extension ClusterStateTests {
         #expect(network.owners(of: Self.device).count == 1)
     }
 }
+
+extension ClusterStateTests {
+    @Test("during a hand-over the old owner keeps the device until its claim comes back, so a command is never nobody's")
+    func handOverOrder() {
+        var network = ClusterNetwork()
+        network.add("a", epoch: 1)
+        network.add("b", epoch: 2)
+        network.run(5_000, hearing: ["a": [Self.device: -60], "b": [Self.device: -80]])
+        // Claims now wait on their way, as on a slow link.
+        network.holdClaims = true
+        network.run(10_000, hearing: ["a": [Self.device: -85], "b": [Self.device: -55]])
+        #expect(network.heldClaims.contains { Claim($0.payload ?? .null)?.owner == "b" }, "a has passed the claim")
+        #expect(network.owners(of: Self.device) == ["a"], "until it comes back, a still runs the device's commands")
+        network.holdClaims = false
+        for message in network.heldClaims { network.publish(message.topic, message.payload, retain: message.retain) }
+        #expect(network.owners(of: Self.device) == ["b"])
+    }
+}
