@@ -2,7 +2,7 @@ public import BLEFormats
 public import BLEModels
 public import BridgeConfig
 public import BridgeCore
-import Support
+public import Support
 
 /// Bluetooth Low Energy through BlueZ: the `ble` section and the driver.
 public enum BLEFamily: DeviceFamily {
@@ -34,6 +34,8 @@ public struct BLESettings: FamilySettings {
     public var stateInterval = ConfigDuration.seconds(60)
     /// A change of RSSI alone publishes a device's state at most this often.
     public var rssiInterval = ConfigDuration.seconds(60)
+    /// Keys for encrypted adverts (MiBeacon, BTHome), by device address; they print as `***`.
+    public var bindkeys: [BluetoothAddress: BindKey] = [:]
 
     /// The rules and the deny list as the connect policy takes them.
     public var rules: ConnectRules { ConnectRules(rules: connect, deny: deny) }
@@ -42,10 +44,12 @@ public struct BLESettings: FamilySettings {
 
     enum CodingKeys: String, CodingKey, CaseIterable {
         case enabled, adapter, awayAfter = "away_after", connect, deny, passive, stateInterval = "state_interval"
-        case rssiInterval = "rssi_interval"
+        case rssiInterval = "rssi_interval", bindkeys
     }
 
-    private enum InfoKeys: String, CodingKey { case enabled, adapter, awayAfter = "away_after", connectRules = "connect_rules", deny }
+    private enum InfoKeys: String, CodingKey {
+        case enabled, adapter, awayAfter = "away_after", connectRules = "connect_rules", deny, bindkeys
+    }
 
     /// Decodes the `ble` section.
     public init(from decoder: any Decoder) throws {
@@ -69,6 +73,7 @@ public struct BLESettings: FamilySettings {
         if stateInterval < .seconds(1) { reader.problem(.stateInterval, "must be at least 1s") }
         // 0s publishes every reading: live signal at the cost of one publish per advert.
         rssiInterval = reader.value(.rssiInterval, default: rssiInterval)
+        bindkeys = Self.bindkeys(reader)
     }
 
     /// The section for `bridge/info`: the rules counted, not listed.
@@ -79,6 +84,35 @@ public struct BLESettings: FamilySettings {
         try container.encode(awayAfter, forKey: .awayAfter)
         try container.encode(connect.count, forKey: .connectRules)
         try container.encode(deny, forKey: .deny)
+        // Which devices have a key, never the keys.
+        try container.encode(Dictionary(uniqueKeysWithValues: bindkeys.keys.map { ($0.description, "***") }), forKey: .bindkeys)
+    }
+
+    /// `bindkeys`: a map of addresses to 32 (or, for MiBeacon v2/v3, 24) hex digits, each value a secret that may
+    /// be `${ENV}`. A bad address or key is reported where it is written, without quoting the key.
+    private static func bindkeys(_ reader: SectionReader<CodingKeys>) -> [BluetoothAddress: BindKey] {
+        let entries: [String: Secret] = reader.value(.bindkeys, default: [:])
+        var keys: [BluetoothAddress: BindKey] = [:]
+        for (text, secret) in entries.sorted(by: { $0.key < $1.key }) {
+            let path = reader.path + ["bindkeys", text]
+            let address: BluetoothAddress
+            do throws(BluetoothAddressError) {
+                address = try BluetoothAddress(text)
+            } catch {
+                reader.collector.add(path, error.description, atKey: true)
+                continue
+            }
+            guard keys[address] == nil else {
+                reader.collector.add(path, "\(address) has a bindkey already", atKey: true)
+                continue
+            }
+            do throws(BindKeyError) {
+                keys[address] = try BindKey(hex: secret.value)
+            } catch {
+                reader.collector.add(path, error.description)
+            }
+        }
+        return keys
     }
 
     /// `passive`: format names in any case, each once; an unknown or repeated one is reported where it is written.

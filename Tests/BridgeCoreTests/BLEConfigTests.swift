@@ -82,7 +82,7 @@ struct BLEConfigTests {
     @Test("passive formats and the state and RSSI intervals: defaults, and values in any case")
     func passive() throws {
         let defaults = try ConfigLoader.parse(yaml: "ble:\n  enabled: true\n", file: "ble.yaml").ble
-        #expect(defaults.passive == [.bthome, .atc, .pvvx])
+        #expect(defaults.passive == [.bthome, .atc, .pvvx, .xiaomi, .switchbot, .govee, .oralb, .thermopro, .inkbird, .ruuvi])
         #expect(defaults.stateInterval == .seconds(60) && defaults.rssiInterval == .seconds(60))
         let yaml = "ble:\n  passive: [iBeacon, eddystone, BTHome]\n  state_interval: 5m\n  rssi_interval: 10s\n"
         let ble = try ConfigLoader.parse(yaml: yaml, file: "ble.yaml").ble
@@ -96,8 +96,8 @@ struct BLEConfigTests {
     @Test(
         "a bad passive format or interval is reported at its line and column",
         arguments: [
-            ("  passive: [bthome, xiaomi]\n", 2, 21, "ble.passive[1]", "\"xiaomi\" is not a passive advert format (bthome, atc"),
-            ("  passive:\n    - atc\n    - ruuvi\n", 4, 7, "ble.passive[1]", "\"ruuvi\" is not a passive advert format"),
+            ("  passive: [bthome, mibeacon]\n", 2, 21, "ble.passive[1]", "\"mibeacon\" is not a passive advert format (bthome, atc"),
+            ("  passive:\n    - atc\n    - tilt\n", 4, 7, "ble.passive[1]", "\"tilt\" is not a passive advert format"),
             ("  passive: [atc, pvvx, ATC]\n", 2, 24, "ble.passive[2]", "\"ATC\" is listed twice"),
             ("  passive: bthome\n", 2, 12, "ble.passive", "expected"),
             ("  state_interval: 500ms\n", 2, 19, "ble.state_interval", "must be at least 1s"),
@@ -105,5 +105,33 @@ struct BLEConfigTests {
         ])
     func passiveErrors(section: String, line: Int, column: Int, keyPath: String, message: String) {
         expectOneIssue("ble:\n" + section, file: "ble.yaml", line: line, column: column, keyPath: keyPath, message: message)
+    }
+
+    @Test("bindkeys: by address in any case, 32 or 24 hex digits, printed as ***")
+    func bindkeys() throws {
+        let yaml = """
+            ble:
+              bindkeys:
+                "a4:c1:38:02:83:f4": "e9ea895fac7cca6d30532432a516f3a8"
+                "F8:24:41:C5:98:8B": b853075158487ca39a5b5ea9
+
+            """
+        let ble = try ConfigLoader.parse(yaml: yaml, file: "ble.yaml").ble
+        #expect(ble.bindkeys.count == 2)
+        let key = try #require(ble.bindkeys[try BluetoothAddress("A4:C1:38:02:83:F4")])
+        #expect(key == (try BindKey(hex: "e9ea895fac7cca6d30532432a516f3a8")))
+        #expect("\(ble.bindkeys)".contains("***") && !"\(ble.bindkeys)".contains("e9ea"))
+        #expect(BLESettings().bindkeys.isEmpty)
+    }
+
+    @Test(
+        "a bad bindkey or address is reported at its line and column, never quoting the key",
+        arguments: [
+            ("    \"A4:C1:38:02:83:F4\": \"e9ea895f\"\n", 3, 26, "ble.bindkeys.A4:C1:38:02:83:F4", "a bindkey is 32 hex digits"),
+            ("    \"A4:C1:38:02:83:F4\": \"e9ea895fac7cca6d30532432a516f3zz\"\n", 3, 26, "ble.bindkeys.A4:C1:38:02:83:F4", "not hex"),
+            ("    \"A4:C1:38\": \"e9ea895fac7cca6d30532432a516f3a8\"\n", 3, 5, "ble.bindkeys.A4:C1:38", "is not six octets"),
+        ])
+    func bindkeyErrors(entry: String, line: Int, column: Int, keyPath: String, message: String) {
+        expectOneIssue("ble:\n  bindkeys:\n" + entry, file: "ble.yaml", line: line, column: column, keyPath: keyPath, message: message)
     }
 }

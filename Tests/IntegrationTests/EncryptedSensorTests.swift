@@ -1,0 +1,135 @@
+import BLEFormats
+import BridgeCore
+import DBus
+import Foundation
+import Support
+import Testing
+import TestSupport
+
+@Suite("Encrypted and vendor BLE sensors through the daemon", .tags(.integration, .process), .timeLimit(.minutes(2)))
+struct EncryptedSensorTests {
+    /// xiaomi-ble's test_Xiaomi_LYWSD03MMC_encrypted: humidity 46.7 % with this key.
+    static let lywsd03mmc = hex("58585b0550f4830238c1a495ef58763c26000097e2abb5")
+    static let xiaomiKey = "e9ea895fac7cca6d30532432a516f3a8"
+    static let bthomeKey = "231d39c1d7cc1ab1aee224cd096db932"
+
+    static let ble = """
+          bindkeys:
+            "A4:C1:38:02:83:F4": "\(xiaomiKey)"
+            "54:48:E6:8F:80:A5": "\(bthomeKey)"
+            "B0:00:00:00:00:09": "00112233445566778899aabbccddeeff"
+
+        """
+
+    func add(_ rig: BLERig, _ address: String, _ name: String) async throws -> String {
+        try #require(try await rig.standIn.mock("AddDevice", [.string("hci0"), .string(address), .string(name)]).first?.string)
+    }
+
+    /// A BTHome temperature object (0.01 °C) sealed for the Shelly's address with its key.
+    static func bthome(centidegrees: Int16, counter: UInt32) throws -> [UInt8] {
+        let raw = UInt16(bitPattern: centidegrees)
+        return try #require(
+            BTHome.seal(
+                [0x02, UInt8(raw & 0xFF), UInt8(raw >> 8)], sender: try BluetoothAddress("54:48:E6:8F:80:A5"),
+                key: try BindKey(hex: bthomeKey), counter: counter))
+    }
+
+    @Test("a stock LYWSD03MMC with its bindkey: decrypted humidity, Home Assistant sensor, model and maker")
+    func xiaomi() async throws {
+        let rig = try await BLERig.start(ble: Self.ble, liveSignal: false)
+        let broker = rig.broker
+        let sensor = try await add(rig, "A4:C1:38:02:83:F4", "LYWSD03MMC")
+        try await rig.standIn.advertise(sensor, rssi: -60, serviceData: ["fe95": Self.lywsd03mmc])
+        let state = try await broker.waitForRetained("t2m/ble_a4c1380283f4") { $0.json?["humidity"] == 46.7 }
+        #expect(state.json?["temperature"] == nil)
+        let entity = try await broker.waitForRetained("homeassistant/sensor/t2m_ble_a4c1380283f4/humidity/config")
+        #expect(entity.json?["device_class"] == "humidity" && entity.json?["unit_of_measurement"] == "%")
+        let devices = try await broker.waitForRetained("t2m/bridge/devices") { message in
+            guard case .array(let list)? = message.json else { return false }
+            return list.contains { $0["id"] == "ble_a4c1380283f4" && $0["model"] == "LYWSD03MMC" }
+        }
+        guard case .array(let list)? = devices.json else { throw TestFailure("no bridge/devices") }
+        #expect(list.first { $0["id"] == "ble_a4c1380283f4" }?["manufacturer"] == "Xiaomi")
+        // The keys never leave the bridge: bridge/info names the addresses only.
+        let info = try await broker.waitForRetained("t2m/bridge/info")
+        #expect(!info.text.contains(Self.xiaomiKey) && !info.text.contains(Self.bthomeKey))
+        #expect(try await rig.bridge.terminate() == 0)
+        #expect(!rig.bridge.stderr.contains(Self.xiaomiKey))
+    }
+
+    @Test("encrypted BTHome: values with the key, a replayed counter dropped; a wrong or missing key one bridge/event each")
+    func bthome() async throws {
+        let rig = try await BLERig.start(ble: Self.ble, liveSignal: false)
+        let broker = rig.broker
+        let client = try await TestClient.connect(to: broker)
+        try await client.subscribe("t2m/bridge/event")
+        try await client.subscribe("t2m/ble_5448e68f80a5")
+
+        let shelly = try await add(rig, "54:48:E6:8F:80:A5", "SBHT-003C")
+        try await rig.standIn.advertise(shelly, rssi: -60, serviceData: ["fcd2": try Self.bthome(centidegrees: 2500, counter: 500)])
+        try await broker.waitForRetained("t2m/ble_5448e68f80a5") { $0.json?["temperature"] == 25 }
+        let mark = client.mark
+        // An older counter (a replay) with a value far off, then a newer one as a barrier.
+        try await rig.standIn.advertise(shelly, rssi: -60, serviceData: ["fcd2": try Self.bthome(centidegrees: 3000, counter: 400)])
+        try await rig.standIn.advertise(shelly, rssi: -60, serviceData: ["fcd2": try Self.bthome(centidegrees: 2600, counter: 501)])
+        try await client.waitForMessage(topic: "t2m/ble_5448e68f80a5", after: mark) { $0.json?["temperature"] == 26 }
+        let published = client.messages(on: "t2m/ble_5448e68f80a5").filter { $0.index >= mark }
+        #expect(!published.contains { $0.json?["temperature"] == 30 }, "\(published.map(\.text))")
+
+        // A device whose key is wrong, twice: one event, and it shows as encrypted.
+        let wrong = try await add(rig, "B0:00:00:00:00:09", "Locked")
+        let sealed = try #require(
+            BTHome.seal(
+                [0x02, 0xC4, 0x09], sender: try BluetoothAddress("B0:00:00:00:00:09"),
+                key: try BindKey(hex: "ffeeddccbbaa99887766554433221100"), counter: 7))
+        try await rig.standIn.advertise(wrong, rssi: -60, serviceData: ["fcd2": sealed])
+        let event = try await client.waitForMessage(topic: "t2m/bridge/event") {
+            $0.json?["type"] == "decryption_failed" && $0.json?["data"]?["id"] == "ble_b00000000009"
+        }
+        #expect(event.json?["data"]?["problem"] == "wrong")
+        try await rig.standIn.advertise(wrong, rssi: -61, serviceData: ["fcd2": sealed])
+        try await broker.waitForRetained("t2m/bridge/devices") { message in
+            guard case .array(let list)? = message.json else { return false }
+            return list.contains { $0["id"] == "ble_b00000000009" && $0["details"]?["encrypted"] == true }
+        }
+
+        // A MiBeacon sensor that encrypts, with no key in the config.
+        let keyless = try await add(rig, "B0:00:00:00:00:0A", "Keyless")
+        let frame = try #require(
+            MiBeacon.seal(
+                [0x06, 0x10, 0x02, 0xD3, 0x01], sender: try BluetoothAddress("B0:00:00:00:00:0A"), product: 0x055B, counter: 1,
+                extended: 0, key: try BindKey(hex: Self.xiaomiKey)))
+        try await rig.standIn.advertise(keyless, rssi: -60, serviceData: ["fe95": frame])
+        let missing = try await client.waitForMessage(topic: "t2m/bridge/event") {
+            $0.json?["type"] == "decryption_failed" && $0.json?["data"]?["id"] == "ble_b0000000000a"
+        }
+        #expect(missing.json?["data"]?["problem"] == "missing" && missing.json?["data"]?["format"] == "xiaomi")
+        let failures = client.messages(on: "t2m/bridge/event").filter { $0.json?["type"] == "decryption_failed" }
+        #expect(failures.count == 2, "\(failures.map(\.text))")
+        #expect(try await broker.retainedJSON("t2m/ble_b0000000000a")?["humidity"] == nil)
+        #expect(try await rig.bridge.terminate() == 0)
+        await client.close()
+    }
+
+    @Test("a SwitchBot meter and a ThermoPro whose company id carries the reading, as BlueZ accumulates ids")
+    func vendors() async throws {
+        let rig = try await BLERig.start(liveSignal: false)
+        let broker = rig.broker
+        // pySwitchbot's test_wosensor_passive_and_active.
+        let meter = try await add(rig, "D7:C1:7D:5D:EB:43", "WoSensorTH")
+        try await rig.standIn.advertise(
+            meter, rssi: -60, manufacturerData: [0x0969: hex("d7c17d5deb43de03069835")], serviceData: ["fd3d": hex("5400e4069835")])
+        let state = try await broker.waitForRetained("t2m/ble_d7c17d5deb43") { $0.json?["temperature"] == 24.6 }
+        #expect(state.json?["humidity"] == 53 && state.json?["battery"] == 100)
+
+        // thermopro-ble's TP357 (24.1 °C) and then TP393's bytes (24.2 °C) under a new id, both kept by BlueZ.
+        let thermometer = try await add(rig, "AA:BB:CC:DD:EE:01", "TP357 (2142)")
+        try await rig.standIn.advertise(thermometer, rssi: -60, manufacturerData: [0xF1C2: hex("001d022c")])
+        try await broker.waitForRetained("t2m/ble_aabbccddee01") { $0.json?["temperature"] == 24.1 }
+        try await rig.standIn.advertise(
+            thermometer, rssi: -60, manufacturerData: [0xF1C2: hex("001d022c"), 0xF2C2: hex("0035022c")])
+        let newer = try await broker.waitForRetained("t2m/ble_aabbccddee01") { $0.json?["temperature"] == 24.2 }
+        #expect(newer.json?["humidity"] == 53)
+        #expect(try await rig.bridge.terminate() == 0)
+    }
+}
