@@ -89,6 +89,7 @@ public enum BLEDescriptors {
         case .thermopro: "ThermoPro hygrometer"
         case .inkbird: "Inkbird thermometer"
         case .ruuvi: "RuuviTag"
+        case .user: "Custom sensor"
         case .ibeacon: "iBeacon"
         case .eddystone: "Eddystone beacon"
         }

@@ -36,6 +36,8 @@ public struct BLESettings: FamilySettings {
     public var rssiInterval = ConfigDuration.seconds(60)
     /// Keys for encrypted adverts (MiBeacon, BTHome), by device address; they print as `***`.
     public var bindkeys: [BluetoothAddress: BindKey] = [:]
+    /// Layouts described in the config, read like the built-in formats.
+    public var formats: [UserFormat] = []
 
     /// The rules and the deny list as the connect policy takes them.
     public var rules: ConnectRules { ConnectRules(rules: connect, deny: deny) }
@@ -44,11 +46,11 @@ public struct BLESettings: FamilySettings {
 
     enum CodingKeys: String, CodingKey, CaseIterable {
         case enabled, adapter, awayAfter = "away_after", connect, deny, passive, stateInterval = "state_interval"
-        case rssiInterval = "rssi_interval", bindkeys
+        case rssiInterval = "rssi_interval", bindkeys, formats
     }
 
     private enum InfoKeys: String, CodingKey {
-        case enabled, adapter, awayAfter = "away_after", connectRules = "connect_rules", deny, bindkeys
+        case enabled, adapter, awayAfter = "away_after", connectRules = "connect_rules", deny, bindkeys, formats
     }
 
     /// Decodes the `ble` section.
@@ -74,6 +76,8 @@ public struct BLESettings: FamilySettings {
         // 0s publishes every reading: live signal at the cost of one publish per advert.
         rssiInterval = reader.value(.rssiInterval, default: rssiInterval)
         bindkeys = Self.bindkeys(reader)
+        let described: [ConfigFormat] = reader.value(.formats, default: [])
+        formats = described.compactMap(\.format)
     }
 
     /// The section for `bridge/info`: the rules counted, not listed.
@@ -86,6 +90,7 @@ public struct BLESettings: FamilySettings {
         try container.encode(deny, forKey: .deny)
         // Which devices have a key, never the keys.
         try container.encode(Dictionary(uniqueKeysWithValues: bindkeys.keys.map { ($0.description, "***") }), forKey: .bindkeys)
+        try container.encode(formats.map(\.name), forKey: .formats)
     }
 
     /// `bindkeys`: a map of addresses to 32 (or, for MiBeacon v2/v3, 24) hex digits, each value a secret that may
@@ -121,8 +126,8 @@ public struct BLESettings: FamilySettings {
         var formats: [PassiveFormat] = []
         for (index, name) in names.enumerated() {
             let path = reader.path + ["passive", "Index \(index)"]
-            guard let format = PassiveFormat(rawValue: name.lowercased()) else {
-                let known = PassiveFormat.allCases.map(\.rawValue).joined(separator: ", ")
+            guard let format = PassiveFormat(rawValue: name.lowercased()), format != .user else {
+                let known = PassiveFormat.allCases.filter { $0 != .user }.map(\.rawValue).joined(separator: ", ")
                 reader.collector.add(path, "\"\(name)\" is not a passive advert format (\(known))")
                 continue
             }

@@ -27,9 +27,11 @@ public enum PassiveFormat: String, Sendable, Hashable, CaseIterable {
     case ibeacon
     /// Eddystone UID, URL, TLM and EID (`FEAA` service data).
     case eddystone
+    /// A layout described in `ble.formats`: on whenever one is described, never named in `ble.passive`.
+    case user
 
     /// The formats enabled when `ble.passive` is not given: every sensor format; beacons only when asked for.
-    public static let defaults: [PassiveFormat] = allCases.filter { $0 != .ibeacon && $0 != .eddystone }
+    public static let defaults: [PassiveFormat] = allCases.filter { ![.ibeacon, .eddystone, .user].contains($0) }
 }
 
 /// The payload of one advert as BlueZ reports it: service data by UUID and manufacturer data by company id,
@@ -108,8 +110,11 @@ public struct PassiveResult: Sendable, Hashable {
 public enum PassiveDecoder {
     /// One result per enabled format whose payload the advert carries, in the order of `PassiveFormat`. An
     /// advert without any such payload (a phone, or Apple continuity data when only iBeacons are enabled)
-    /// gives no result at all. `key` is the sender's bindkey, for encrypted BTHome and MiBeacon adverts.
-    public static func decode(_ advert: Advert, formats: Set<PassiveFormat>, key: BindKey? = nil) -> [PassiveResult] {
+    /// gives no result at all. `key` is the sender's bindkey, for encrypted BTHome and MiBeacon adverts; `user`
+    /// are the layouts of `ble.formats`, of which the first that matches is read.
+    public static func decode(
+        _ advert: Advert, formats: Set<PassiveFormat>, key: BindKey? = nil, user: [UserFormat] = []
+    ) -> [PassiveResult] {
         var results: [PassiveResult] = []
         if formats.contains(.bthome), let payload = advert.serviceData[BTHome.service] {
             results.append(PassiveResult(.bthome, BTHome.decode(payload, sender: advert.sender, key: key)))
@@ -132,6 +137,11 @@ public enum PassiveDecoder {
         }
         if formats.contains(.eddystone), let payload = advert.serviceData[Eddystone.service] {
             results.append(PassiveResult(.eddystone, Eddystone.decode(payload)))
+        }
+        for format in user {
+            guard let payload = format.payload(in: advert) else { continue }
+            results.append(PassiveResult(.user, format.decode(payload)))
+            break
         }
         return results
     }

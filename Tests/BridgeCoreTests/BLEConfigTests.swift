@@ -134,4 +134,46 @@ struct BLEConfigTests {
     func bindkeyErrors(entry: String, line: Int, column: Int, keyPath: String, message: String) {
         expectOneIssue("ble:\n  bindkeys:\n" + entry, file: "ble.yaml", line: line, column: column, keyPath: keyPath, message: message)
     }
+
+    @Test("formats: layouts described in YAML become user formats")
+    func formats() throws {
+        let yaml = """
+            ble:
+              formats:
+                - name: acme_thermo
+                  match: {manufacturer_id: 0xFFF1, prefix: "01"}
+                  fields:
+                    - {key: temperature, offset: 1, type: int16le, scale: 0.01, unit: "°C", device_class: temperature}
+                    - {key: humidity, offset: 3, type: uint8, unit: "%", device_class: humidity}
+                - name: tank
+                  match: {service_data: "fe00", name: "ACME*"}
+                  fields:
+                    - {key: level, offset: 0, type: uint16be, add: -100, state_class: total}
+
+            """
+        let formats = try ConfigLoader.parse(yaml: yaml, file: "ble.yaml").ble.formats
+        #expect(formats.count == 2)
+        #expect(formats[0].name == "acme_thermo" && formats[0].source == .manufacturer(0xFFF1) && formats[0].prefix == [0x01])
+        #expect(formats[0].fields.map(\.quantity.key) == ["temperature", "humidity"])
+        #expect(formats[0].fields[0].scale == 0.01 && formats[0].fields[0].type == .int16le)
+        #expect(formats[0].fields[0].quantity.unit == "°C" && formats[0].fields[0].quantity.deviceClass == "temperature")
+        #expect(formats[0].fields[1].quantity.name == "Humidity" && formats[0].fields[1].quantity.stateClass == "measurement")
+        #expect(formats[1].source == .service(BLEUUID(uuid16: 0xFE00)) && formats[1].localName?.matches("ACME-7") == true)
+        #expect(formats[1].fields[0].add == -100 && formats[1].fields[0].quantity.stateClass == "total")
+    }
+
+    @Test(
+        "a bad format is reported at its line and column",
+        arguments: [
+            ("  formats:\n    - name: x\n      match: {manufacturer_id: 0xFFF1}\n      fields:\n        - {key: t, offset: 1, type: int16}\n", 6, 37, "ble.formats[0].fields[0].type", "\"int16\" is not a field type"),
+            ("  formats:\n    - name: x\n      match: {manufacturer_id: 0x1FFFF}\n      fields:\n        - {key: t, offset: 1, type: int16le}\n", 4, 32, "ble.formats[0].match.manufacturer_id", "a company id is 0 to 0xFFFF"),
+            ("  formats:\n    - name: x\n      match: {manufacturer_id: 0xFFF1}\n      fields:\n        - {key: RSSI, offset: 1, type: int16le}\n", 6, 17, "ble.formats[0].fields[0].key", "a state key is lowercase"),
+            ("  formats:\n    - name: x\n      match: {manufacturer_id: 0xFFF1}\n      fields:\n        - {key: rssi, offset: 1, type: int16le}\n", 6, 17, "ble.formats[0].fields[0].key", "a key the bridge sets itself"),
+            ("  formats:\n    - name: x\n      match: {manufacturer_id: 0xFFF1, prefix: \"0g\"}\n      fields:\n        - {key: t, offset: 1, type: int16le}\n", 4, 48, "ble.formats[0].match.prefix", "is not hex"),
+            ("  formats:\n    - name: x\n      match: {manufacturer_id: 0xFFF1}\n      fields:\n        - {key: t, offset: 300, type: int16le}\n", 6, 28, "ble.formats[0].fields[0].offset", "needs an offset from 0 to 254"),
+        ])
+    func formatErrors(section: String, line: Int, column: Int, keyPath: String, message: String) {
+        expectOneIssue("ble:\n" + section, file: "ble.yaml", line: line, column: column, keyPath: keyPath, message: message)
+    }
 }
+

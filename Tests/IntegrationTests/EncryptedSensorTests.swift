@@ -132,4 +132,72 @@ struct EncryptedSensorTests {
         #expect(newer.json?["humidity"] == 53)
         #expect(try await rig.bridge.terminate() == 0)
     }
+
+    @Test("Govee, Oral-B, RuuviTag and Inkbird adverts: values, units and the maker's model")
+    func moreVendors() async throws {
+        let rig = try await BLERig.start(liveSignal: false)
+        let broker = rig.broker
+        // govee-ble's GVH5075_SERVICE_INFO_2.
+        let govee = try await add(rig, "A4:C1:38:00:00:01", "GVH5075_DBF8")
+        try await rig.standIn.advertise(govee, rssi: -60, manufacturerData: [0xEC88: hex("00034db26400")])
+        let goveeState = try await broker.waitForRetained("t2m/ble_a4c138000001") { $0.json?["temperature"] == 21.6 }
+        #expect(goveeState.json?["humidity"] == 49.8 && goveeState.json?["problem"] == "OFF")
+        // oralb-ble's ORALB_D700.
+        let brush = try await add(rig, "78:DB:2F:00:00:01", "Oral-B Toothbrush")
+        try await rig.standIn.advertise(brush, rssi: -60, manufacturerData: [0x00DC: hex("04270d0332000601011404")])
+        let brushState = try await broker.waitForRetained("t2m/ble_78db2f000001") { $0.json?["state"] == "running" }
+        #expect(brushState.json?["brushing_time"] == 6 && brushState.json?["mode"] == "daily clean")
+        #expect(brushState.json?["pressure"] == "normal" && brushState.json?["sector"] == "sector 1")
+        let time = try await broker.waitForRetained("homeassistant/sensor/t2m_ble_78db2f000001/brushing_time/config")
+        #expect(time.json?["unit_of_measurement"] == "s" && time.json?["device_class"] == "duration")
+        // ruuvitag-ble's V5_OUTDOOR_SENSOR_DATA.
+        let tag = try await add(rig, "DE:AD:7B:3F:EF:AF", "Ruuvi EFAF")
+        try await rig.standIn.advertise(tag, rssi: -60, manufacturerData: [0x0499: hex("0505a060a0c89afd34028cff006376726976dead7b3fefaf")])
+        let ruuvi = try await broker.waitForRetained("t2m/ble_dead7b3fefaf") { $0.json?["temperature"] == 7.2 }
+        #expect(ruuvi.json?["pressure"] == 1013.54 && ruuvi.json?["acceleration_x"] == -7.02)
+        let pressure = try await broker.waitForRetained("homeassistant/sensor/t2m_ble_dead7b3fefaf/pressure/config")
+        #expect(pressure.json?["unit_of_measurement"] == "hPa")
+        // inkbird-ble's test_sps.
+        let inkbird = try await add(rig, "49:42:00:00:00:01", "sps")
+        try await rig.standIn.advertise(inkbird, rssi: -60, manufacturerData: [0x07FC: hex("c71200c83d5606")])
+        let ink = try await broker.waitForRetained("t2m/ble_494200000001") { $0.json?["temperature"] == 20.44 }
+        #expect(ink.json?["humidity"] == 48.07 && ink.json?["battery"] == 86)
+        let devices = try await broker.waitForRetained("t2m/bridge/devices") { message in
+            guard case .array(let list)? = message.json else { return false }
+            return list.contains { $0["id"] == "ble_494200000001" && $0["model"] == "IBS-TH" }
+        }
+        guard case .array(let list)? = devices.json else { throw TestFailure("no bridge/devices") }
+        #expect(list.first { $0["id"] == "ble_a4c138000001" }?["model"] == "H5075")
+        #expect(list.first { $0["id"] == "ble_78db2f000001" }?["manufacturer"] == "Oral-B")
+        #expect(list.first { $0["id"] == "ble_dead7b3fefaf" }?["model"] == "RuuviTag")
+        #expect(try await rig.bridge.terminate() == 0)
+    }
+
+    @Test("a sensor described in ble.formats appears with its values, units and the format's name as model")
+    func userFormat() async throws {
+        let ble = """
+              formats:
+                - name: acme_thermo
+                  match: {manufacturer_id: 0xFFF1, prefix: "01"}
+                  fields:
+                    - {key: temperature, offset: 1, type: int16le, scale: 0.01, unit: "°C", device_class: temperature}
+                    - {key: humidity, offset: 3, type: uint8, unit: "%", device_class: humidity}
+
+            """
+        let rig = try await BLERig.start(ble: ble, liveSignal: false)
+        let broker = rig.broker
+        let sensor = try await add(rig, "AC:00:00:00:00:01", "ACME")
+        try await rig.standIn.advertise(sensor, rssi: -60, manufacturerData: [0xFFF1: hex("01CA0937")])
+        let state = try await broker.waitForRetained("t2m/ble_ac0000000001") { $0.json?["temperature"] == 25.06 }
+        #expect(state.json?["humidity"] == 55)
+        let entity = try await broker.waitForRetained("homeassistant/sensor/t2m_ble_ac0000000001/temperature/config")
+        #expect(entity.json?["unit_of_measurement"] == "°C" && entity.json?["device_class"] == "temperature")
+        #expect(entity.json?["state_class"] == "measurement")
+        let devices = try await broker.waitForRetained("t2m/bridge/devices") { message in
+            guard case .array(let list)? = message.json else { return false }
+            return list.contains { $0["id"] == "ble_ac0000000001" && $0["model"] == "acme_thermo" }
+        }
+        #expect(devices.json != nil)
+        #expect(try await rig.bridge.terminate() == 0)
+    }
 }
