@@ -15,7 +15,7 @@ extension BLEDriver {
         let results =
             hasData
             ? PassiveDecoder.decode(
-                advert(of: device), formats: passiveFormats, key: settings.bindkeys[address], user: settings.formats) : []
+                advert(of: device), formats: passiveFormats, key: bindkey(for: address), user: settings.formats) : []
         if tracked[path] == nil, !admit(device, address, passive: results.first(where: \.isRecognised)?.format) { return }
         // Taken out while it changes, so its windows and tables are changed in place rather than copied.
         guard var entry = tracked.removeValue(forKey: path) else { return }

@@ -1,3 +1,4 @@
+import BLEFormats
 import BLEModels
 import BridgeConfig
 public import BridgeCore
@@ -48,6 +49,8 @@ public actor BLEDriver: DeviceDriver, ConnectionControl {
     var gattSubscriptions: [DeviceID: Set<String>] = [:]
     /// The subscribed values last put into each device's state, as hex by characteristic UUID.
     var gattValues: [DeviceID: [String: JSONValue]] = [:]
+    /// Bindkeys set with `ble/bindkey` since the start, over the config's.
+    var runtimeKeys: [BluetoothAddress: BindKey] = [:]
 
     /// Creates the driver; `configured` are the BLE ids listed under `devices:`.
     public init(
@@ -114,14 +117,15 @@ public actor BLEDriver: DeviceDriver, ConnectionControl {
         try performNova(set, on: device)
     }
 
-    /// `ble/permit`, and GATT `ble/read`, `ble/write`, `ble/notify`.
+    /// `ble/permit`, `ble/bindkey`, and GATT `ble/read`, `ble/write`, `ble/notify`.
     public func handleRequest(_ name: String, payload: [String: JSONValue]) async throws(CommandError) -> JSONValue {
         switch name {
         case "permit": return try permit(payload)
         case "read": return try await gattRead(payload)
         case "write": return try await gattWrite(payload)
         case "notify": return try await gattNotify(payload)
-        default: throw CommandError("unknown request ble/\(name) (known: permit, read, write, notify)")
+        case "bindkey": return try setBindkey(payload)
+        default: throw CommandError("unknown request ble/\(name) (known: permit, bindkey, read, write, notify)")
         }
     }
 

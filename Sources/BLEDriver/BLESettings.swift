@@ -46,7 +46,7 @@ public struct BLESettings: FamilySettings {
 
     enum CodingKeys: String, CodingKey, CaseIterable {
         case enabled, adapter, awayAfter = "away_after", connect, deny, passive, stateInterval = "state_interval"
-        case rssiInterval = "rssi_interval", bindkeys, formats
+        case rssiInterval = "rssi_interval", bindkeys, bindkeysFile = "bindkeys_file", formats
     }
 
     private enum InfoKeys: String, CodingKey {
@@ -94,27 +94,31 @@ public struct BLESettings: FamilySettings {
     }
 
     /// `bindkeys`: a map of addresses to 32 (or, for MiBeacon v2/v3, 24) hex digits, each value a secret that may
-    /// be `${ENV}`. A bad address or key is reported where it is written, without quoting the key.
+    /// be `${ENV}`, and `bindkeys_file`, a YAML file of the same map. A bad address or key is reported where it
+    /// is written (for the file, at `bindkeys_file`), without quoting the key.
     private static func bindkeys(_ reader: SectionReader<CodingKeys>) -> [BluetoothAddress: BindKey] {
-        let entries: [String: Secret] = reader.value(.bindkeys, default: [:])
+        let inline: [String: Secret] = reader.value(.bindkeys, default: [:])
+        let file = (reader.textMapFile(.bindkeysFile) ?? [:]).map { (text: $0.key, secret: Secret($0.value), inFile: true) }
         var keys: [BluetoothAddress: BindKey] = [:]
-        for (text, secret) in entries.sorted(by: { $0.key < $1.key }) {
-            let path = reader.path + ["bindkeys", text]
+        let entries = inline.map { (text: $0.key, secret: $0.value, inFile: false) } + file
+        for (text, secret, inFile) in entries.sorted(by: { ($0.inFile ? 1 : 0, $0.text) < ($1.inFile ? 1 : 0, $1.text) }) {
+            let path = inFile ? reader.path + ["bindkeys_file"] : reader.path + ["bindkeys", text]
+            let prefix = inFile ? "\(text) in bindkeys_file: " : ""
             let address: BluetoothAddress
             do throws(BluetoothAddressError) {
                 address = try BluetoothAddress(text)
             } catch {
-                reader.collector.add(path, error.description, atKey: true)
+                reader.collector.add(path, prefix + error.description, atKey: !inFile)
                 continue
             }
             guard keys[address] == nil else {
-                reader.collector.add(path, "\(address) has a bindkey already", atKey: true)
+                reader.collector.add(path, prefix + "\(address) has a bindkey already", atKey: !inFile)
                 continue
             }
             do throws(BindKeyError) {
                 keys[address] = try BindKey(hex: secret.value)
             } catch {
-                reader.collector.add(path, error.description)
+                reader.collector.add(path, prefix + error.description)
             }
         }
         return keys

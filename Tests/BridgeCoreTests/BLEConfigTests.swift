@@ -1,3 +1,4 @@
+import Foundation
 import TestSupport
 import BLEDriver
 import BLEFormats
@@ -174,6 +175,25 @@ struct BLEConfigTests {
         ])
     func formatErrors(section: String, line: Int, column: Int, keyPath: String, message: String) {
         expectOneIssue("ble:\n" + section, file: "ble.yaml", line: line, column: column, keyPath: keyPath, message: message)
+    }
+
+    @Test("bindkeys_file: a YAML map beside the config, redacted; a bad key in it is reported at bindkeys_file without the key")
+    func bindkeysFile() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("keys-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try Data("\"A4:C1:38:02:83:F4\": e9ea895fac7cca6d30532432a516f3a8\n".utf8).write(to: folder.appendingPathComponent("keys.yaml"))
+        let yaml = "ble:\n  bindkeys_file: keys.yaml\n  bindkeys:\n    \"54:48:E6:8F:80:A5\": \"231d39c1d7cc1ab1aee224cd096db932\"\n"
+        let config = try ConfigLoader.parse(yaml: yaml, file: "ble.yaml", baseDirectory: folder.path)
+        #expect(config.ble.bindkeys.count == 2)
+        #expect(config.redactedJSON["ble"]?["bindkeys"]?["A4:C1:38:02:83:F4"] == "***")
+        #expect(!config.redactedJSON.jsonString.contains("e9ea895f") && !config.redactedJSON.jsonString.contains("231d39c1"))
+        try Data("\"A4:C1:38:02:83:F4\": e9ea895fzz\n".utf8).write(to: folder.appendingPathComponent("bad.yaml"))
+        let error = #expect(throws: ConfigErrors.self) {
+            try ConfigLoader.parse(yaml: "ble:\n  bindkeys_file: bad.yaml\n", file: "ble.yaml", baseDirectory: folder.path)
+        }
+        #expect(error?.issues.count == 1 && error?.issues.first?.keyPath == "ble.bindkeys_file")
+        #expect(error?.issues.first?.message.contains("e9ea") == false)
     }
 }
 

@@ -200,4 +200,31 @@ struct EncryptedSensorTests {
         #expect(devices.json != nil)
         #expect(try await rig.bridge.terminate() == 0)
     }
+
+    @Test("ble/bindkey: a device shown as encrypted gets its key at run time, and its values follow")
+    func bindkeyRequest() async throws {
+        let rig = try await BLERig.start(liveSignal: false)
+        let broker = rig.broker
+        let client = try await TestClient.connect(to: broker)
+        try await client.subscribe("t2m/bridge/event")
+        let sensor = try await add(rig, "A4:C1:38:02:83:F4", "LYWSD03MMC")
+        try await rig.standIn.advertise(sensor, rssi: -60, serviceData: ["fe95": Self.lywsd03mmc])
+        try await client.waitForMessage(topic: "t2m/bridge/event") {
+            $0.json?["type"] == "decryption_failed" && $0.json?["data"]?["problem"] == "missing"
+        }
+        let bad = try await client.request("ble/bindkey", json: ["device": "ble_a4c1380283f4", "key": "e9ea"])
+        #expect(bad["status"] == "error")
+        let set = try await client.request("ble/bindkey", json: ["device": "ble_a4c1380283f4", "key": .string(Self.xiaomiKey)])
+        #expect(set["status"] == "ok" && set["data"]?["key"] == "***" && set["data"]?["address"] == "A4:C1:38:02:83:F4")
+        #expect(!set.jsonString.contains(Self.xiaomiKey))
+        // The next frame (a new frame counter) decrypts with it.
+        let sealed = try #require(
+            MiBeacon.seal(
+                [0x06, 0x10, 0x02, 0xD3, 0x01], sender: try BluetoothAddress("A4:C1:38:02:83:F4"), product: 0x055B, counter: 0x51,
+                extended: 0x26, key: try BindKey(hex: Self.xiaomiKey)))
+        try await rig.standIn.advertise(sensor, rssi: -60, serviceData: ["fe95": sealed])
+        try await broker.waitForRetained("t2m/ble_a4c1380283f4") { $0.json?["humidity"] == 46.7 }
+        #expect(try await rig.bridge.terminate() == 0)
+        await client.close()
+    }
 }
