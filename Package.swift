@@ -210,6 +210,7 @@ let package = Package(
         .executableTarget(
             name: "things2mqtt-bench",
             dependencies: [
+                "BLEFormats",
                 "Mosquitto",
                 "LIFXSimulator",
                 "TestSupport",
