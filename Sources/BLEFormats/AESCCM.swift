@@ -3,6 +3,12 @@ import COpenSSL
 /// AES-128 in CCM mode (RFC 3610) through OpenSSL's libcrypto, the cipher of encrypted MiBeacon and BTHome
 /// adverts. Pure functions of their inputs: every call sets up its own cipher context.
 public enum AESCCM {
+    /// The ciphers, fetched from libcrypto's provider once: `EVP_aes_128_ccm()` would look them up again at every
+    /// call, which costs more than the decryption of an advert. A fetched cipher is immutable and may be shared
+    /// between threads.
+    nonisolated(unsafe) static let ccm: OpaquePointer? = EVP_CIPHER_fetch(nil, "AES-128-CCM", nil) ?? EVP_aes_128_ccm()
+    nonisolated(unsafe) static let ctr: OpaquePointer? = EVP_CIPHER_fetch(nil, "AES-128-CTR", nil) ?? EVP_aes_128_ctr()
+
     /// Decrypts `ciphertext` and checks its `tag` (4 to 16 bytes); nil when the tag does not match (a wrong key,
     /// or bytes changed on the way) or the sizes are outside what CCM allows.
     public static func open(
@@ -16,7 +22,7 @@ public enum AESCCM {
         var length: Int32 = 0
         // A buffer of at least one byte, so no pointer passed to libcrypto is null.
         var plaintext = [UInt8](repeating: 0, count: max(ciphertext.count, 1))
-        guard EVP_DecryptInit_ex(context, EVP_aes_128_ccm(), nil, nil, nil) == 1,
+        guard EVP_DecryptInit_ex(context, ccm, nil, nil, nil) == 1,
             EVP_CIPHER_CTX_ctrl(context, EVP_CTRL_AEAD_SET_IVLEN, Int32(nonce.count), nil) == 1,
             EVP_CIPHER_CTX_ctrl(context, EVP_CTRL_AEAD_SET_TAG, Int32(tag.count), &tag) == 1,
             EVP_DecryptInit_ex(context, nil, nil, key, nonce) == 1,
@@ -47,7 +53,7 @@ public enum AESCCM {
         var length: Int32 = 0
         var ciphertext = [UInt8](repeating: 0, count: max(plaintext.count, 1) + 16)
         var tag = [UInt8](repeating: 0, count: tagLength)
-        guard EVP_EncryptInit_ex(context, EVP_aes_128_ccm(), nil, nil, nil) == 1,
+        guard EVP_EncryptInit_ex(context, ccm, nil, nil, nil) == 1,
             EVP_CIPHER_CTX_ctrl(context, EVP_CTRL_AEAD_SET_IVLEN, Int32(nonce.count), nil) == 1,
             EVP_CIPHER_CTX_ctrl(context, EVP_CTRL_AEAD_SET_TAG, Int32(tagLength), nil) == 1,
             EVP_EncryptInit_ex(context, nil, nil, key, nonce) == 1,
@@ -80,7 +86,7 @@ public enum AESCCM {
         var output = [UInt8](repeating: 0, count: max(data.count, 1) + 16)
         var length: Int32 = 0
         let input = data.isEmpty ? [0] : data
-        guard EVP_EncryptInit_ex(context, EVP_aes_128_ctr(), nil, key, counter) == 1,
+        guard EVP_EncryptInit_ex(context, ctr, nil, key, counter) == 1,
             EVP_EncryptUpdate(context, &output, &length, input, Int32(data.count)) == 1
         else { return nil }
         return Array(output.prefix(data.count))
