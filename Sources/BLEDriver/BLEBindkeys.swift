@@ -1,6 +1,8 @@
 import BLEFormats
 import BLEModels
+import BridgeConfig
 import BridgeCore
+import Logging
 import Support
 
 /// Bindkeys: the config's, and those `ble/bindkey` sets while the bridge runs.
@@ -12,8 +14,9 @@ extension BLEDriver {
     }
 
     /// `ble/bindkey` `{"device": id or alias, "key": "<32 hex digits>"}` (`"address"` instead of `"device"` for a
-    /// device not seen yet) sets a device's key until the bridge stops, over the config's; `"key": null` goes back
-    /// to the config's. The device's key problems are reported afresh, and the key never appears in the answer.
+    /// device not seen yet) sets a device's key over the config's and keeps it in the alias file; `"key": null`
+    /// goes back to the config's. The device's key problems are reported afresh, and the key never appears in
+    /// the answer or the log.
     func setBindkey(_ payload: [String: JSONValue]) throws(CommandError) -> JSONValue {
         let address: BluetoothAddress
         if let text = payload["device"]?.stringValue {
@@ -45,7 +48,29 @@ extension BLEDriver {
             updated.counters = [:]
             tracked[path] = updated
         }
+        saveKeys()
         logger.info("Bindkey set", metadata: ["address": "\(address)", "cleared": "\(payload["key"] == .null)"])
         return ["address": .string(address.description), "key": payload["key"] == .null ? .null : "***"]
+    }
+
+    /// Writes the keys set at run time to the alias file, as hex by address.
+    private func saveKeys() {
+        guard !runtimeKeys.isEmpty else { return memory.save(nil) }
+        let keys = runtimeKeys.map { ($0.key.description, JSONValue.string($0.value.hex)) }
+        memory.save(["bindkeys": .object(Dictionary(uniqueKeysWithValues: keys))])
+    }
+
+    /// The keys a previous run saved; entries that no longer parse are skipped with a warning naming the address.
+    static func savedKeys(_ saved: JSONValue?, logger: Logger) -> [BluetoothAddress: BindKey] {
+        guard case .object(let entries)? = saved?["bindkeys"] else { return [:] }
+        var keys: [BluetoothAddress: BindKey] = [:]
+        for (text, value) in entries {
+            guard let address = try? BluetoothAddress(text), let hex = value.stringValue, let key = try? BindKey(hex: hex) else {
+                logger.warning("Ignoring a saved bindkey that does not parse", metadata: ["address": "\(text)"])
+                continue
+            }
+            keys[address] = key
+        }
+        return keys
     }
 }

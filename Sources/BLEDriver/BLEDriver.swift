@@ -1,6 +1,6 @@
 import BLEFormats
 import BLEModels
-import BridgeConfig
+public import BridgeConfig
 public import BridgeCore
 import BlueZ
 public import DBus
@@ -49,20 +49,24 @@ public actor BLEDriver: DeviceDriver, ConnectionControl {
     var gattSubscriptions: [DeviceID: Set<String>] = [:]
     /// The subscribed values last put into each device's state, as hex by characteristic UUID.
     var gattValues: [DeviceID: [String: JSONValue]] = [:]
-    /// Bindkeys set with `ble/bindkey` since the start, over the config's.
+    /// Bindkeys set with `ble/bindkey`, over the config's; kept in `memory` across restarts.
     var runtimeKeys: [BluetoothAddress: BindKey] = [:]
+    /// The driver's entry in the alias file.
+    let memory: DriverMemory
 
     /// Creates the driver; `configured` are the BLE ids listed under `devices:`.
     public init(
         settings: BLESettings, configured: Set<DeviceID>, address: DBusAddress = .system, sink: DeviceEventSink,
-        logger: Logger
+        logger: Logger, memory: DriverMemory = .none
     ) {
         self.settings = settings
         self.configured = configured
         self.address = address
         self.sink = sink
         self.logger = logger
+        self.memory = memory
         policy = ConnectPolicy(rules: settings.rules)
+        runtimeKeys = Self.savedKeys(memory.load(), logger: logger)
     }
 
     /// Seconds since the driver started: the monotonic time base of signal windows and tables.

@@ -11,7 +11,9 @@ public enum BLEFamily: DeviceFamily {
 
     /// Builds the driver; devices listed under `devices` are announced even before they are heard.
     public static func makeDriver(_ settings: BLESettings, context: DriverContext) -> (any DeviceDriver)? {
-        BLEDriver(settings: settings, configured: context.configured, sink: context.sink, logger: context.logger)
+        BLEDriver(
+            settings: settings, configured: context.configured, sink: context.sink, logger: context.logger,
+            memory: context.memory)
     }
 }
 

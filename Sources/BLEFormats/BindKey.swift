@@ -27,6 +27,9 @@ public struct BindKey: Sendable, Hashable, CustomStringConvertible, CustomDebugS
         bytes.count == 16 ? bytes : Array(bytes[0..<6]) + [0x8D, 0x3D, 0x3C, 0x97] + Array(bytes[6...])
     }
 
+    /// The key as hex digits, for the one place that keeps it (the bridge's alias file).
+    public var hex: String { Hex.string(bytes) }
+
     /// Always `***`.
     public var description: String { "***" }
     /// Always `***`.

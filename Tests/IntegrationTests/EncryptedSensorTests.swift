@@ -227,4 +227,24 @@ struct EncryptedSensorTests {
         #expect(try await rig.bridge.terminate() == 0)
         await client.close()
     }
+
+    @Test("a key set with ble/bindkey is kept in the alias file and holds after a restart")
+    func bindkeyKept() async throws {
+        let rig = try await BLERig.start(liveSignal: false)
+        let broker = rig.broker
+        let client = try await TestClient.connect(to: broker)
+        let set = try await client.request("ble/bindkey", json: ["address": "A4:C1:38:02:83:F4", "key": .string(Self.xiaomiKey)])
+        #expect(set["status"] == "ok")
+        await client.close()
+        #expect(try await rig.bridge.terminate() == 0)
+        let memory = try String(contentsOfFile: rig.bridge.directory.file("things2mqtt-aliases.json"), encoding: .utf8)
+        #expect(memory.contains("\"drivers\"") && memory.contains("A4:C1:38:02:83:F4"))
+
+        let restarted = try await rig.restartBridge(files: ["things2mqtt-aliases.json": memory])
+        let sensor = try await add(rig, "A4:C1:38:02:83:F4", "LYWSD03MMC")
+        try await rig.standIn.advertise(sensor, rssi: -60, serviceData: ["fe95": Self.lywsd03mmc])
+        try await broker.waitForRetained("t2m/ble_a4c1380283f4") { $0.json?["humidity"] == 46.7 }
+        #expect(try await restarted.terminate() == 0)
+        #expect(!restarted.stderr.contains(Self.xiaomiKey))
+    }
 }
