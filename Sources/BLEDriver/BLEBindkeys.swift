@@ -1,6 +1,6 @@
 import BLEFormats
 import BLEModels
-import BridgeConfig
+public import BridgeConfig
 import BridgeCore
 import Logging
 import Support
@@ -73,4 +73,21 @@ extension BLEDriver {
         }
         return keys
     }
+
+    /// A reload's keys and formats, taken at once; devices whose key changed have their key problems reported
+    /// afresh and their counters forgotten.
+    public func apply(_ config: Configuration) async {
+        let keys = config.ble.bindkeys
+        let changed = Set(keys.keys).union(settings.bindkeys.keys).filter { keys[$0] != settings.bindkeys[$0] }
+        settings.bindkeys = keys
+        settings.formats = config.ble.formats
+        for (path, entry) in tracked where changed.contains(entry.address) {
+            var updated = entry
+            updated.keyProblems = []
+            updated.counters = [:]
+            tracked[path] = updated
+        }
+        logger.info("BLE keys and formats reloaded", metadata: ["bindkeys": "\(keys.count)", "formats": "\(settings.formats.count)"])
+    }
 }
+

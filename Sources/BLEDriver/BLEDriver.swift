@@ -10,11 +10,12 @@ import Support
 
 /// BLE devices through BlueZ: discovery with signal strength, device status, which devices appear
 /// (rules, configured, remembered, permit window), and connections on request.
-public actor BLEDriver: DeviceDriver, ConnectionControl {
+public actor BLEDriver: DeviceDriver, ConnectionControl, ReloadableDriver {
     /// This driver serves `ble`.
     public nonisolated let integration = Integration.ble
 
-    let settings: BLESettings
+    /// The `ble` section; a reload changes its keys and formats only (the rest needs a restart).
+    var settings: BLESettings
     let configured: Set<DeviceID>
     let address: DBusAddress
     let sink: DeviceEventSink

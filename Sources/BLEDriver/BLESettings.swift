@@ -41,6 +41,14 @@ public struct BLESettings: FamilySettings {
     /// Layouts described in the config, read like the built-in formats.
     public var formats: [UserFormat] = []
 
+    /// Keys and described formats are taken live on reload; every other change needs a restart.
+    public func needsRestart(from old: BLESettings) -> Bool {
+        var rest = self
+        rest.bindkeys = old.bindkeys
+        rest.formats = old.formats
+        return rest != old
+    }
+
     /// The rules and the deny list as the connect policy takes them.
     public var rules: ConnectRules { ConnectRules(rules: connect, deny: deny) }
     /// Creates the defaults.

@@ -24,6 +24,13 @@ public struct DriverContext: Sendable {
     public var memory = DriverMemory.none
 }
 
+/// A driver that takes some changes of its section without a restart: those its settings' `needsRestart(from:)`
+/// lets through.
+public protocol ReloadableDriver: DeviceDriver {
+    /// Takes the section of a reloaded config; called after a reload that needs no restart of this family.
+    func apply(_ config: Configuration) async
+}
+
 /// What a driver keeps across restarts in the bridge's alias file, under its family's name: what users told it
 /// at run time (BLE: bindkeys set with `ble/bindkey`).
 public struct DriverMemory: Sendable {

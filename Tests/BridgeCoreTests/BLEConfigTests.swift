@@ -195,5 +195,18 @@ struct BLEConfigTests {
         #expect(error?.issues.count == 1 && error?.issues.first?.keyPath == "ble.bindkeys_file")
         #expect(error?.issues.first?.message.contains("e9ea") == false)
     }
+
+    @Test("a reload takes new bindkeys and formats live; any other ble change needs a restart")
+    func reloadable() throws {
+        var old = BLESettings()
+        old.enabled = true
+        var keys = old
+        keys.bindkeys = [try BluetoothAddress("A4:C1:38:02:83:F4"): try BindKey(hex: "e9ea895fac7cca6d30532432a516f3a8")]
+        keys.formats = [UserFormat(name: "x", source: .manufacturer(1), fields: [])]
+        #expect(!keys.needsRestart(from: old))
+        var adapter = keys
+        adapter.adapter = "hci1"
+        #expect(adapter.needsRestart(from: old))
+    }
 }
 

@@ -247,4 +247,28 @@ struct EncryptedSensorTests {
         #expect(try await restarted.terminate() == 0)
         #expect(!restarted.stderr.contains(Self.xiaomiKey))
     }
+
+    @Test("bindkeys added to the config are taken on reload, without a restart")
+    func bindkeysReloaded() async throws {
+        let rig = try await BLERig.start(liveSignal: false)
+        let broker = rig.broker
+        let client = try await TestClient.connect(to: broker)
+        try await client.subscribe("t2m/bridge/event")
+        let sensor = try await add(rig, "A4:C1:38:02:83:F4", "LYWSD03MMC")
+        try await rig.standIn.advertise(sensor, rssi: -60, serviceData: ["fe95": Self.lywsd03mmc])
+        try await client.waitForMessage(topic: "t2m/bridge/event") { $0.json?["type"] == "decryption_failed" }
+        let config = try String(contentsOfFile: rig.bridge.configPath, encoding: .utf8)
+        try rig.bridge.rewriteConfig(config + "  bindkeys:\n    \"A4:C1:38:02:83:F4\": \"\(Self.xiaomiKey)\"\n")
+        rig.bridge.sendHUP()
+        let reloaded = try await client.waitForMessage(topic: "t2m/bridge/event") { $0.json?["type"] == "config_reloaded" }
+        #expect(reloaded.json?["data"]?["applied"] == ["ble"] && reloaded.json?["data"]?["restart_required"] == [])
+        let sealed = try #require(
+            MiBeacon.seal(
+                [0x06, 0x10, 0x02, 0xD3, 0x01], sender: try BluetoothAddress("A4:C1:38:02:83:F4"), product: 0x055B, counter: 0x60,
+                extended: 0x30, key: try BindKey(hex: Self.xiaomiKey)))
+        try await rig.standIn.advertise(sensor, rssi: -60, serviceData: ["fe95": sealed])
+        try await broker.waitForRetained("t2m/ble_a4c1380283f4") { $0.json?["humidity"] == 46.7 }
+        #expect(try await rig.bridge.terminate() == 0)
+        await client.close()
+    }
 }
