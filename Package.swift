@@ -73,10 +73,16 @@ let package = Package(
             swiftSettings: strictSettings
         ),
         .target(
+            name: "Cluster",
+            dependencies: ["BridgeCore"],
+            swiftSettings: strictSettings
+        ),
+        .target(
             name: "Bridge",
             dependencies: [
                 "BridgeCore",
                 "BridgeConfig",
+                "Cluster",
                 "Support",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -176,6 +182,7 @@ let package = Package(
                 "BridgeCore",
                 "BridgeConfig",
                 "Mosquitto",
+                "Support",
                 "LIFXDriver",
                 "BLEDriver",
                 "EV3Driver",
@@ -238,6 +245,11 @@ let package = Package(
                 "EV3Protocol", "LIFXModels", "BLEModels", "EV3Driver",
             ],
             path: "Tests/TestSupport",
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "ClusterTests",
+            dependencies: ["Cluster", "BridgeCore"],
             swiftSettings: strictSettings
         ),
         .testTarget(

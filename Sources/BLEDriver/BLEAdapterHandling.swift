@@ -24,7 +24,7 @@ extension BLEDriver {
                 case .device(let device, let properties): await deviceChanged(device, properties: properties, client)
                 case .deviceRemoved(let path): setDeviceStatus(path, .unavailable)
                 case .gatt(let path):
-                    guard let characteristic = await client.objects.characteristics[path],
+                    guard let characteristic = client.objects.characteristics[path],
                         let owner = tracked.first(where: { path.hasPrefix($0.key + "/") })?.value.id
                     else { continue }
                     novaNotified(characteristic, device: owner)
@@ -37,7 +37,7 @@ extension BLEDriver {
 
     /// Picks the configured adapter, or the first powered one with the central role, and keeps discovery on.
     func adapterChanged(_ client: BlueZClient) async {
-        let adapters = await client.objects.adapters.values.sorted { $0.path < $1.path }
+        let adapters = client.objects.adapters.values.sorted { $0.path < $1.path }
         let chosen: BlueZAdapter?
         if let wanted = settings.adapter {
             chosen = adapters.first { $0.name == wanted }

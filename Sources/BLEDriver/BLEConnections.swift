@@ -40,7 +40,7 @@ extension BLEDriver {
         var seenConnected = false
         while ContinuousClock.now < deadline {
             // Gone, or connected and then dropped, is a failure; the cache may lag the Connect reply a little.
-            guard let current = await client.objects.devices[path] else { break }
+            guard let current = client.objects.devices[path] else { break }
             if current.connected && current.servicesResolved {
                 setDeviceStatus(path, .ready)
                 return
@@ -71,6 +71,13 @@ extension BLEDriver {
             throw CommandError("disconnecting \(device) failed: \(error.name ?? "") \(error.message)")
         }
         setDeviceStatus(path, .available)
+    }
+
+    /// Another bridge of the cluster owns the device, or this one again: the policies are reviewed at once, so
+    /// a connection this bridge holds is given up before the new owner connects.
+    public func setOwnedElsewhere(_ device: DeviceID, _ elsewhere: Bool) async {
+        if elsewhere { ownedElsewhere.insert(device) } else { ownedElsewhere.remove(device) }
+        applyPolicies()
     }
 
     /// Keeps the remembered set the bridge persists.

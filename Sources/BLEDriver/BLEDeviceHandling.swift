@@ -40,6 +40,12 @@ extension BLEDriver {
         if properties.contains("RSSI"), let value = device.rssi, value != Signal.unavailableRSSI {
             rssi = value
             entry.window.add(rssi: value, at: now)
+            // Other bridges may hear it too (a cluster): reported before the device is first described, at
+            // most twice a second.
+            if entry.heardAt.map({ now - $0 >= 0.5 }) ?? true {
+                entry.heardAt = now
+                sink.send(.heard(entry.id, rssi: value))
+            }
             if let signal = entry.window.signal(at: now).map({ ($0 * 100).rounded() / 100 }) {
                 signalMoved = signal != entry.signal
                 entry.signal = signal
@@ -52,7 +58,7 @@ extension BLEDriver {
             for measurement in split.values { state[measurement.key] = measurement.value.json }
             if let rssi = rssi ?? device.rssi, rssi != Signal.unavailableRSSI {
                 state["rssi"] = .number(Double(rssi))
-                state["last_seen"] = .string(Date().ISO8601Format())
+                state["last_seen"] = .string(lastSeen.now())
                 if let signal = entry.signal { state["signal"] = .number(signal) }
             }
         }

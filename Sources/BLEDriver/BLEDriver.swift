@@ -31,6 +31,8 @@ public actor BLEDriver: DeviceDriver, ConnectionControl, ReloadableDriver {
     var remembered: Set<DeviceID> = []
     /// Manual connects and disconnects, which override the policies until the next one or a restart.
     var manual: [DeviceID: KnownDevice.Manual] = [:]
+    /// Devices another bridge of the cluster owns: held down as if disconnected by hand.
+    var ownedElsewhere: Set<DeviceID> = []
     var policy: ConnectPolicy
     /// When the policies were last applied (`now`).
     var policiesRun = -Double.infinity
@@ -54,6 +56,8 @@ public actor BLEDriver: DeviceDriver, ConnectionControl, ReloadableDriver {
     var runtimeKeys: [BluetoothAddress: BindKey] = [:]
     /// The driver's entry in the alias file.
     let memory: DriverMemory
+    /// `last_seen` text, written once per second however many adverts arrive in it.
+    var lastSeen = LastSeenText()
 
     /// Creates the driver; `configured` are the BLE ids listed under `devices:`.
     public init(
@@ -103,14 +107,17 @@ public actor BLEDriver: DeviceDriver, ConnectionControl, ReloadableDriver {
     private func follow(_ connection: DBusConnection) async {
         let client = BlueZClient(connection: connection, logger: logger)
         self.client = client
-        // Ends (and the caller reconnects) when the bus connection drops.
+        let bus = client.bus
+        // Ends (and the caller reconnects) when the bus connection drops: the feed ends, then `next()`.
         await withTaskGroup(of: Void.self) { group in
-            group.addTask { await client.run() }
-            group.addTask { [self] in while let event = await client.next() { await handle(event) } }
+            group.addTask { await bus.follow() }
+            group.addTask {
+                for await event in connection.events where event != .closed { break }
+                bus.end()
+            }
             group.addTask { [self] in await sweep() }
             group.addTask { [self] in await runNovas() }
-            group.addTask { for await event in connection.events where event != .closed { break } }
-            await group.next()
+            while let event = await client.next() { await handle(event) }
             group.cancelAll()
         }
         self.client = nil

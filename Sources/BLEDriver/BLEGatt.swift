@@ -94,7 +94,7 @@ extension BLEDriver {
             let remaining = target.deadline - ContinuousClock.now
             guard remaining > .zero else { throw CommandError("\(method) on \(target.name) timed out") }
             do throws(DBusError) {
-                return try await target.client.call(
+                return try await target.bus.call(
                     target.characteristic.path, BlueZInterface.characteristic, method, arguments, timeout: remaining)
             } catch where error.name == "org.bluez.Error.InProgress" {
                 try? await Task.sleep(for: pause)

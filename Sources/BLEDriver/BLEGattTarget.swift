@@ -8,7 +8,7 @@ struct GattTarget: Sendable {
     let device: DeviceID
     let uuid: BLEUUID
     let characteristic: BlueZCharacteristic
-    let client: BlueZClient
+    let bus: BlueZBus
     let deadline: ContinuousClock.Instant
 
     /// How errors name it.
@@ -40,7 +40,7 @@ extension BLEDriver {
             try await connectByHand(device)
         }
         guard let client else { throw CommandError("BlueZ is not available (\(status.state.rawValue))") }
-        let tree = await client.objects.gattTree(of: entry.key)
+        let tree = client.objects.gattTree(of: entry.key)
         let matches = tree.filter { service == nil || $0.service.uuid == service }
             .flatMap(\.characteristics).filter { $0.uuid == uuid }
         guard let characteristic = matches.first else {
@@ -53,7 +53,7 @@ extension BLEDriver {
             let services = tree.filter { $0.characteristics.contains { $0.uuid == uuid } }.compactMap(\.service.uuid?.description)
             throw CommandError("\(uuid) is in several services of \(device): add \"service\" (one of \(services.joined(separator: ", ")))")
         }
-        return GattTarget(device: device, uuid: uuid, characteristic: characteristic, client: client, deadline: deadline)
+        return GattTarget(device: device, uuid: uuid, characteristic: characteristic, bus: client.bus, deadline: deadline)
     }
 
     private static func uuid(_ value: JSONValue?, _ key: String) throws(CommandError) -> BLEUUID {

@@ -11,7 +11,7 @@ extension BLEDriver {
     /// event when it is new or changed) and turns the user's notifications on again.
     func interview(_ path: String) async {
         guard let client, var entry = tracked[path] else { return }
-        let tree = await client.objects.gattTree(of: path)
+        let tree = client.objects.gattTree(of: path)
         let listing = Self.listing(tree)
         if !tree.isEmpty, entry.gatt != listing {
             entry.gatt = listing

@@ -56,7 +56,7 @@ extension BLEDriver {
         guard let client, let path = tracked.first(where: { $0.value.id == device })?.key else {
             throw CommandError("\(device) is not reachable")
         }
-        let tree = await client.objects.gattTree(of: path).flatMap(\.characteristics)
+        let tree = client.objects.gattTree(of: path).flatMap(\.characteristics)
         guard let request = tree.first(where: { $0.uuid?.description == Self.requestCharacteristic }),
             let response = tree.first(where: { $0.uuid?.description == Self.responseCharacteristic })
         else { throw CommandError("\(device) has no Nova characteristics (FFF3/FFF4)") }

@@ -14,7 +14,7 @@ extension BLEDriver {
             KnownDevice(
                 address: entry.address, name: entry.name, services: entry.services,
                 signal: entry.window.signal(at: now), status: entry.status ?? .available, remembered: remembered.contains(entry.id),
-                manual: manual[entry.id] ?? .none)
+                manual: ownedElsewhere.contains(entry.id) ? .disconnected : manual[entry.id] ?? .none)
         }
         let decision = policy.evaluate(devices, now: now)
         for address in decision.connect {

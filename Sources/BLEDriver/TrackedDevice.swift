@@ -9,6 +9,8 @@ struct TrackedDevice {
     let id: DeviceID
     let address: BluetoothAddress
     var window = SignalWindow()
+    /// When the device's RSSI was last reported as heard.
+    var heardAt: Double?
     /// The status last reported; nil until the first, so availability is known from the start.
     var status: DeviceStatus?
     /// The signal (two decimals) last seen: policies are reviewed when it moves, not on every advert.

@@ -26,6 +26,11 @@ public struct BLEUUID: Sendable, Hashable, CustomStringConvertible {
 
     /// Parses a 16-bit (`fff0`, `0x180D`), 32-bit or full 128-bit UUID (with or without dashes).
     public init(_ text: String) throws(BLEFormatError) {
+        // BlueZ sends every UUID (service data keys with each advert, too) in the canonical form already.
+        if Self.isCanonical(text) {
+            description = text
+            return
+        }
         let lower = text.lowercased()
         let body = lower.hasPrefix("0x") ? String(lower.dropFirst(2)) : lower
         let isHex = { (part: Substring) in !part.isEmpty && part.allSatisfy { $0.isASCII && $0.isHexDigit } }
@@ -47,6 +52,20 @@ public struct BLEUUID: Sendable, Hashable, CustomStringConvertible {
         default:
             throw BLEFormatError("UUID \"\(text)\" is not a 16-bit (fff0), 32-bit or 128-bit UUID")
         }
+    }
+
+    /// Whether `text` is already lowercase, 128-bit and dashed, checked on its bytes without copying it.
+    private static func isCanonical(_ text: String) -> Bool {
+        var count = 0
+        for byte in text.utf8 {
+            switch count {
+            case 8, 13, 18, 23: guard byte == UInt8(ascii: "-") else { return false }
+            default: guard (0x30...0x39).contains(byte) || (0x61...0x66).contains(byte) else { return false }
+            }
+            count += 1
+            if count > 36 { return false }
+        }
+        return count == 36
     }
 
     /// The 16-bit short form (`fff0`) when the UUID is one of the Bluetooth base UUIDs, else the full text.

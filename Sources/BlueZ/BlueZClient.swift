@@ -2,14 +2,13 @@ public import DBus
 public import Logging
 import Support
 
-/// BlueZ over D-Bus with its objects cached. Signals are subscribed before `GetManagedObjects`, so
-/// nothing that happens in between is missed; bluetoothd going away empties the cache, and coming back
-/// (a new owner of `org.bluez`) rebuilds it, so the driver can restart discovery and reconnect.
+/// BlueZ's objects, cached, for the one piece of code that follows BlueZ (the BLE driver). Not an actor of its
+/// own: `next()` runs in its caller's isolation, so the D-Bus loop thread's bounded mailbox is the only hop
+/// between the bus and the driver, and the cache is read without one.
 ///
-/// The D-Bus loop thread puts BlueZ's signals into one bounded mailbox that merges them per object path; the
-/// driver takes what waits there with `next()`, which applies it to the cache as it hands it over, so nothing
-/// queues between the bus and the driver but that mailbox.
-public actor BlueZClient {
+/// `bus.follow()` (a child task) subscribes before `GetManagedObjects`, so nothing that happens in between is
+/// missed; bluetoothd going away empties the cache, and coming back (a new owner of `org.bluez`) rebuilds it.
+public final class BlueZClient {
     /// What the client reports, in order.
     public enum Event: Sendable, Equatable {
         /// bluetoothd is on the bus (at start, or again); the cache was (re)built.
@@ -22,76 +21,87 @@ public actor BlueZClient {
         case failed(String)
     }
 
-    public static let busName = "org.bluez"
-    let connection: DBusConnection
-    let logger: Logger
+    public static let busName = BlueZBus.busName
+    /// Calls and the signal feed, for tasks of their own.
+    public let bus: BlueZBus
     /// The cache, as of the last event handed over.
     public private(set) var objects = BlueZObjects()
-    private let mailbox = SignalMailbox()
     private var rings: AsyncStream<Void>.AsyncIterator
-    /// Owner news, handed over before any signal: a few at a time, as bluetoothd comes and goes.
-    private var news: [Event] = []
-    /// `GetManagedObjects` is in flight: signals wait in the mailbox, to be applied on top of its snapshot.
-    private var loading = false
-    private var ended = false
+    /// Events made ready but not handed over yet (a load gives two).
+    private var ready: [Event] = []
     /// Signals the mailbox dropped so far (it was full), and when that was last logged.
     private var dropped = 0
     private var droppedLogged: ContinuousClock.Instant?
 
-    /// Creates a client on an open connection; nothing happens until `run()`.
+    /// Creates a client on an open connection; nothing arrives until `bus.follow()` runs.
     public init(connection: DBusConnection, logger: Logger) {
-        self.connection = connection
-        self.logger = logger
+        let mailbox = SignalMailbox()
+        bus = BlueZBus(connection: connection, mailbox: mailbox, logger: logger)
         rings = mailbox.rings.makeAsyncIterator()
     }
 
-    /// Follows BlueZ until cancelled or the connection closes.
-    public func run() async {
-        defer {
-            ended = true
-            mailbox.ring()
-        }
-        let end: @Sendable () -> Void
-        let owners: AsyncStream<String?>
-        do {
-            end = try await connection.subscribe(DBusMatchRule(sender: Self.busName), into: mailbox)
-            owners = try await connection.watchNameOwner(Self.busName)
-        } catch {
-            logger.error("Cannot follow BlueZ on D-Bus", metadata: ["error": "\(error)"])
-            report(.failed(error.description))
-            return
-        }
-        defer { end() }
-        for await owner in owners { await ownerChanged(owner) }
-    }
-
-    /// The next event: owner news first, then everything the mailbox holds, applied to the cache; nil once the
-    /// client has ended.
-    public func next() async -> Event? {
+    /// The next event: news about bluetoothd first, then every signal waiting, applied to the cache; nil once
+    /// the feed has ended and nothing is left.
+    nonisolated(nonsending) public func next() async -> Event? {
         while !Task.isCancelled {
-            if !news.isEmpty { return news.removeFirst() }
-            if !loading {
-                let (batch, droppedSoFar) = mailbox.drain()
-                if droppedSoFar > 0 { noteDropped(droppedSoFar) }
-                let changes = batch.flatMap { apply($0.path, $0.items) }
-                if !changes.isEmpty { return .changed(changes) }
+            if !ready.isEmpty { return ready.removeFirst() }
+            for note in bus.mailbox.takeNotes() { await take(note) }
+            if !ready.isEmpty { continue }
+            let (batch, droppedNow) = bus.mailbox.drain()
+            if droppedNow > 0 { noteDropped(droppedNow) }
+            let changes = batch.flatMap { apply($0.path, $0.items) }
+            if !changes.isEmpty { return .changed(changes) }
+            guard await rings.next(isolation: #isolation) != nil else {
+                // The feed ended: whatever it left, then the end.
+                for note in bus.mailbox.takeNotes() { await take(note) }
+                return ready.isEmpty ? nil : ready.removeFirst()
             }
-            if ended { return nil }
-            var waiting = rings
-            // The mailbox finished with the connection: what news is left, then the end.
-            guard await waiting.next(isolation: #isolation) != nil else { return news.isEmpty ? nil : news.removeFirst() }
         }
         return nil
     }
 
-    /// Calls a BlueZ method; BlueZ's error names (`org.bluez.Error.InProgress`, …) come back in the error.
-    public func call(
+    /// Calls a BlueZ method (see `BlueZBus.call`).
+    nonisolated(nonsending) public func call(
         _ path: String, _ interface: String, _ method: String, _ arguments: [DBusValue] = [],
         timeout: Duration = .seconds(10)
     ) async throws(DBusError) -> [DBusValue] {
-        try await connection.call(
-            destination: Self.busName, path: path, interface: interface, method: method, arguments: arguments,
-            timeout: timeout)
+        try await bus.call(path, interface, method, arguments, timeout: timeout)
+    }
+
+    private var logger: Logger { bus.logger }
+
+    nonisolated(nonsending) private func take(_ note: SignalMailbox.Note) async {
+        switch note {
+        case .failed(let reason): ready.append(.failed(reason))
+        case .owner(nil):
+            objects = BlueZObjects()
+            logger.warning("BlueZ left the bus")
+            ready.append(.unavailable)
+        case .owner(let owner?): await load(owner)
+        }
+    }
+
+    /// Lists BlueZ's objects; signals meanwhile wait in the mailbox, to be applied on top of the snapshot. A
+    /// bluetoothd that has just started may not answer yet: retried while it is still the owner.
+    nonisolated(nonsending) private func load(_ owner: String) async {
+        var backoff = Backoff(initial: .milliseconds(500), maximum: .seconds(10))
+        while !Task.isCancelled {
+            do {
+                let reply = try await bus.call("/", "org.freedesktop.DBus.ObjectManager", "GetManagedObjects", timeout: .seconds(5))
+                let changes = objects.load(reply.first ?? .array("{oa{sa{sv}}}", []))
+                logger.info(
+                    "BlueZ on the bus",
+                    metadata: ["owner": "\(owner)", "adapters": "\(objects.adapters.count)", "devices": "\(objects.devices.count)"])
+                ready.append(.available(owner: owner))
+                if !changes.isEmpty { ready.append(.changed(changes)) }
+                return
+            } catch {
+                logger.warning("BlueZ did not list its objects; retrying", metadata: ["error": "\(error)"])
+                ready.append(.failed(error.description))
+                guard await bus.owner() == owner else { return }
+                try? await Task.sleep(for: backoff.next())
+            }
+        }
     }
 
     /// Drops are counted always and logged at most every 10 s, so an overload does not flood the log as well.
@@ -101,44 +111,6 @@ public actor BlueZClient {
         if let last = droppedLogged, now - last < .seconds(10) { return }
         droppedLogged = now
         logger.warning("BlueZ signals dropped: the bridge fell behind", metadata: ["total": "\(dropped)"])
-    }
-
-    private func report(_ event: Event) {
-        news.append(event)
-        mailbox.ring()
-    }
-
-    private func ownerChanged(_ owner: String?) async {
-        guard let owner else {
-            objects = BlueZObjects()
-            logger.warning("BlueZ left the bus")
-            report(.unavailable)
-            return
-        }
-        // A bluetoothd that has just started may not answer yet: retry while it is still the owner.
-        var backoff = Backoff(initial: .milliseconds(500), maximum: .seconds(10))
-        while !Task.isCancelled {
-            loading = true
-            defer {
-                loading = false
-                mailbox.ring()
-            }
-            do {
-                let reply = try await call("/", "org.freedesktop.DBus.ObjectManager", "GetManagedObjects", timeout: .seconds(5))
-                let changes = objects.load(reply.first ?? .array("{oa{sa{sv}}}", []))
-                logger.info(
-                    "BlueZ on the bus",
-                    metadata: ["owner": "\(owner)", "adapters": "\(objects.adapters.count)", "devices": "\(objects.devices.count)"])
-                report(.available(owner: owner))
-                if !changes.isEmpty { report(.changed(changes)) }
-                return
-            } catch {
-                logger.warning("BlueZ did not list its objects; retrying", metadata: ["error": "\(error)"])
-                report(.failed(error.description))
-                guard (try? await connection.nameOwner(Self.busName)) == owner else { return }
-                try? await Task.sleep(for: backoff.next())
-            }
-        }
     }
 
     private func apply(_ path: String, _ items: [SignalMailbox.Item]) -> [BlueZChange] {

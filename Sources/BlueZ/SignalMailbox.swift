@@ -19,10 +19,22 @@ final class SignalMailbox: DBusSignalSink {
     static let maxPaths = 4096
     static let maxPerPath = 16
 
+    /// News about bluetoothd itself, handed over before any signal.
+    enum Note: Sendable, Equatable {
+        /// `org.bluez` has a new owner, or (nil) none.
+        case owner(String?)
+        /// The bus refused the subscription.
+        case failed(String)
+    }
+
+    /// At most this many notes wait; past it the oldest gives way (only the latest owner matters).
+    static let maxNotes = 4
+
     private struct State {
         var order: [String] = []
         var waiting: [String: [Item]] = [:]
         var dropped = 0
+        var notes: [Note] = []
     }
 
     private let state = Mutex(State())
@@ -71,16 +83,36 @@ final class SignalMailbox: DBusSignalSink {
         if kept { bell.yield() }
     }
 
+    /// Ends the feed: the reader takes what is left, then stops.
     func finish() { bell.finish() }
 
-    /// Wakes the reader although nothing new was put in (it has other news, or should stop).
-    func ring() { bell.yield() }
+    /// Puts news about bluetoothd in and rings.
+    func note(_ note: Note) {
+        state.withLock { state in
+            if state.notes.count >= Self.maxNotes { state.notes.removeFirst() }
+            state.notes.append(note)
+        }
+        bell.yield()
+    }
 
-    /// Everything waiting, object by object in the order each one's first entry came; the mailbox is empty after.
+    /// The news waiting, oldest first; none waits after.
+    func takeNotes() -> [Note] {
+        state.withLock { state in
+            defer { state.notes = [] }
+            return state.notes
+        }
+    }
+
+    /// Every signal waiting, object by object in the order each one's first entry came, and the drops counted so
+    /// far; no signal waits after (news stays).
     func drain() -> (items: [(path: String, items: [Item])], dropped: Int) {
         state.withLock { state in
-            defer { state = State() }
-            return (state.order.compactMap { path in state.waiting[path].map { (path, $0) } }, state.dropped)
+            let items = state.order.compactMap { path in state.waiting[path].map { (path, $0) } }
+            let dropped = state.dropped
+            state.order = []
+            state.waiting = [:]
+            state.dropped = 0
+            return (items, dropped)
         }
     }
 

@@ -7,6 +7,11 @@ extension BridgeService {
             reject(alias: target.alias, id: nil, CommandError("no device with alias \"\(target.alias)\""))
             return
         }
+        // In a cluster, the device's owner runs its commands; the others hear the same message and leave it.
+        guard publishes(record.id) else {
+            logger.debug("Command left to the device's owner", metadata: ["device.id": "\(record.id)"])
+            return
+        }
         guard let driver = drivers[record.id.integration] else {
             reject(alias: record.alias, id: record.id, CommandError("the \(record.id.integration.rawValue) integration is not running"))
             return

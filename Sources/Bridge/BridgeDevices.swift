@@ -23,6 +23,7 @@ extension BridgeService {
         case .status(let id, let status, let detail): deviceStatus(id, status, detail: detail)
         case .occurred(let id, let occurrence): deviceOccurrence(id, occurrence)
         case .event(let id, let event): publishDeviceEvent(id, event)
+        case .heard(let id, let rssi): clusterHeard(id, rssi: rssi)
         case .integrationStatus(let integration, let status):
             guard integrationStatus[integration] != status else { return }
             let previous = integrationStatus[integration]
@@ -52,7 +53,8 @@ extension BridgeService {
         }
     }
 
-    private func deviceDiscovered(_ descriptor: DeviceDescriptor) {
+    private func deviceDiscovered(_ reported: DeviceDescriptor) {
+        let descriptor = withRoom(reported)
         let id = descriptor.id
         if let previous = devices[id] {
             guard previous.descriptor != descriptor else { return }

@@ -22,6 +22,8 @@ public enum BridgeTimer: Sendable {
     case republishAfterBirth
     case rediscover(DeviceID)
     case flushSummaries
+    /// The cluster's clock: claims, renewals and hand-overs are looked at.
+    case clusterTick
 }
 
 /// The bridge's single input queue: the one hop from the MQTT network thread, drivers and signal handlers

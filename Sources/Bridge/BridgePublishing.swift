@@ -21,7 +21,7 @@ extension BridgeService {
 
     /// Publishes a device's state, adapted for Home Assistant (mireds in legacy mode).
     func publishState(_ record: DeviceRecord) {
-        guard !record.state.isEmpty else { return }
+        guard !record.state.isEmpty, publishes(record.id) else { return }
         // Home Assistant's JSON light reads `state` from every message (2024.1 raises on one without it): a
         // light's state waits until its driver has said whether it is on.
         if record.state["state"] == nil, record.descriptor.exposes.contains(where: { $0.kind == .light }) { return }
@@ -33,7 +33,7 @@ extension BridgeService {
     }
 
     func publishAvailability(_ record: DeviceRecord) {
-        guard let online = record.status?.isOnline else { return }
+        guard let online = record.status?.isOnline, publishes(record.id) else { return }
         publishJSON(topics.availability(record.alias), ["state": .string(online ? "online" : "offline")], retain: true, qos: 1)
     }
 
@@ -64,6 +64,7 @@ extension BridgeService {
             "restart_required": .bool(!restartRequired.isEmpty),
             "restart_required_for": .array(restartRequired.map(JSONValue.string)),
             "config": config.redactedJSON,
+            "cluster": clusterInfo,
         ]
         publishJSON(topics.bridgeInfo, info, retain: true, qos: 1)
     }

@@ -1,5 +1,6 @@
 public import BridgeConfig
 public import BridgeCore
+import Cluster
 import Support
 import Foundation
 public import Logging
@@ -39,6 +40,10 @@ public actor BridgeService: Service {
     var summaryFlushScheduled = false
     /// Broker messages refused at the inbox since start, reported by `health_check`.
     var refusedMessages = 0
+    /// Several bridges of one home (the `cluster` section); nil when this bridge works alone.
+    var cluster: ClusterState?
+    /// Set when the bridge must stop with an error (another live bridge has its id).
+    var stop: ClusterStop?
 
     /// Creates the bridge; it starts publishing when `run()` is called.
     public init(
@@ -54,7 +59,8 @@ public actor BridgeService: Service {
         self.logLevel = logLevel
         self.options = options
         self.logger = logger
-        self.topics = Topics(base: config.mqtt.baseTopic)
+        self.topics = Topics(base: config.mqtt.baseTopic, bridgeID: config.cluster?.bridgeID)
+        self.cluster = Self.makeCluster(config)
         self.savedAliases = options.savedAliases
         self.remembered = options.savedRemembered
         self.discovery = DiscoveryState()
@@ -73,9 +79,12 @@ public actor BridgeService: Service {
             start()
             for await input in inbox.inputs.cancelOnGracefulShutdown() {
                 await handle(input)
+                if stop != nil { break }
             }
             group.cancelAll()
         }
+        if let stop { throw stop }
+        clusterLeaving()
         logger.info("Bridge stopped")
     }
 
@@ -92,6 +101,7 @@ public actor BridgeService: Service {
             let running = knownIntegrations.filter { drivers[$0] != nil }
             for message in builder.bridgeConfigs(integrations: running) { publishDiscovery(message) }
         }
+        startCluster()
         publishInfo()
         publishDevices()
         announceRemembered()
@@ -101,7 +111,9 @@ public actor BridgeService: Service {
     func handle(_ input: BridgeInput) async {
         switch input {
         case .transport(.message(let message)): await handleMessage(message)
-        case .transport(.connected): logger.debug("Transport connected")
+        case .transport(.connected):
+            logger.debug("Transport connected")
+            clusterConnected()
         case .transport(.disconnected(let reason)): logger.warning("MQTT connection lost", metadata: ["reason": "\(reason)"])
         case .device(let event): handleDeviceEvent(event)
         case .reload(let newConfig): applyReload(newConfig)
@@ -129,10 +141,13 @@ public actor BridgeService: Service {
             if let record = devices[id] { publishDiscovery(for: record) }
         case .flushSummaries:
             flushSummaries()
+        case .clusterTick:
+            clusterTick()
         }
     }
 
     private func handleMessage(_ message: InboundMessage) async {
+        if clusterMessage(message) { return }
         if config.homeassistant.enabled {
             if message.topic == config.homeassistant.statusTopic {
                 handleHomeAssistantStatus(message.payload)

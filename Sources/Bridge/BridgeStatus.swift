@@ -52,6 +52,7 @@ extension BridgeService {
             logger.debug("Event for an unknown device ignored", metadata: ["device.id": "\(id)", "property": "\(event.property)"])
             return
         }
+        guard publishes(id) else { return }
         if let problem = record.descriptor.problem(with: event) {
             warnRepeated(
                 "refused device events", source: record.alias, "Device event refused",

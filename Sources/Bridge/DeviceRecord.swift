@@ -9,6 +9,8 @@ struct DeviceRecord {
     var state: [String: JSONValue] = [:]
     var status: DeviceStatus?
     var settings: DeviceSettings
+    /// In a cluster: another bridge owns the device (its driver was told so).
+    var ownedElsewhere = false
 
     var id: DeviceID { descriptor.id }
 

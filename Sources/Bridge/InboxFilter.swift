@@ -4,37 +4,42 @@ import BridgeCore
 /// Decides on the network thread which retained replays are worth queueing. Subscribing to `<base>/#` and
 /// the discovery prefix replays every retained message under them at each connect (thousands on a broker
 /// shared with other bridges); the bridge reads only Home Assistant's status and its own discovery configs.
-/// Live echoes of its own device events are dropped too: unlike state they come in bursts that are never
-/// merged, and would otherwise take the places of commands in the queue.
+/// Live, it reads only commands (`/set`, `/get`), requests and Home Assistant's status: the broker echoes
+/// every state, availability and event the bridge publishes under `<base>/#` back to it, and those echoes
+/// are dropped here, on the network thread, so they cost no place in the queue and no work of the bridge.
 struct InboxFilter: Sendable {
     let statusTopic: String?
     let discoveryPrefix: String?
     /// Our `bridge/state` topic: every config this bridge wrote names it in its availability.
     let marker: [UInt8]
-    let base: String
+    let topics: Topics
+    /// The cluster's topics, read live and retained (`<root>/`), if there is a cluster.
+    let clusterRoot: String?
 
     init(config: Configuration) {
         let enabled = config.homeassistant.enabled
         statusTopic = enabled ? config.homeassistant.statusTopic : nil
         discoveryPrefix = enabled ? config.homeassistant.discoveryPrefix + "/" : nil
         marker = Array(Topics(base: config.mqtt.baseTopic).bridgeState.utf8)
-        base = config.mqtt.baseTopic
+        topics = Topics(base: config.mqtt.baseTopic, bridgeID: config.cluster?.bridgeID)
+        clusterRoot = config.cluster.map { $0.clusterTopic(base: config.mqtt.baseTopic) + "/" }
     }
 
-    /// Live messages except device events; retained ones only where the bridge reads them.
+    /// Live commands, requests and Home Assistant's status; retained messages only where the bridge reads them.
     func isRelevant(_ message: InboundMessage) -> Bool {
-        guard message.retained else { return message.topic == statusTopic || !isDeviceEvent(message.topic) }
         if message.topic == statusTopic { return true }
+        if let clusterRoot, message.topic.hasPrefix(clusterRoot) { return true }
+        guard message.retained else { return isCommand(message.topic) }
         if let discoveryPrefix, message.topic.hasPrefix(discoveryPrefix) {
             return Self.contains(message.payload, marker)
         }
         return false
     }
 
-    /// `<base>/<alias>/event`, which the bridge publishes and never reads (`<alias>/set/event` is a command).
-    func isDeviceEvent(_ topic: String) -> Bool {
-        topic.hasSuffix("/event") && topic.hasPrefix(base + "/") && !topic.hasPrefix(base + "/bridge/")
-            && CommandTopic.parse(topic, base: base) == nil
+    /// `bridge/request/…`, or a device's `/set` or `/get` (`<alias>/event` is the bridge's own; `<alias>/set/event`
+    /// is a command).
+    func isCommand(_ topic: String) -> Bool {
+        topics.requestName(topic) != nil || CommandTopic.parse(topic, base: topics.base) != nil
     }
 
     /// Whether `needle` occurs in `haystack`; linear for the short, distinctive needles used here.

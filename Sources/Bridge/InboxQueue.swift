@@ -50,6 +50,9 @@ struct InboxQueue {
             states[token] = (id, values)
             openState[id] = token
             append(.state(token: token))
+        case .heard:
+            // Not ordered against the device's state: the state waiting stays open for merging.
+            append(.input(input))
         default:
             if let id = event.deviceID { openState[id] = nil }
             append(.input(input))
@@ -128,7 +131,7 @@ extension DeviceEvent {
     var deviceID: DeviceID? {
         switch self {
         case .discovered(let descriptor): descriptor.id
-        case .removed(let id), .state(let id, _), .status(let id, _, _), .occurred(let id, _), .event(let id, _): id
+        case .removed(let id), .state(let id, _), .status(let id, _, _), .occurred(let id, _), .event(let id, _), .heard(let id, _): id
         case .integrationStatus, .inventoryComplete: nil
         }
     }

@@ -8,8 +8,9 @@ extension Configuration {
         var devicesJSON: [String: JSONValue] = [:]
         for (id, settings) in devices { devicesJSON[id.rawValue] = Self.encoded(settings) }
         var json: [String: JSONValue] = [
-            "mqtt": Self.encoded(mqtt).setting("client_id", to: .string(mqtt.effectiveClientID)),
+            "mqtt": Self.encoded(mqtt).setting("client_id", to: .string(clientID)),
             "homeassistant": Self.encoded(homeassistant),
+            "cluster": cluster.map { Self.encoded($0) } ?? .null,
             "devices": .object(devicesJSON),
             "log_level": .string(logLevel.rawValue),
         ]

@@ -5,6 +5,8 @@ public import Logging
 public struct Configuration: Sendable, Equatable {
     public var mqtt = MQTTSettings()
     public var homeassistant = HomeAssistantSettings()
+    /// Several bridges of one home; nil: this bridge works alone.
+    public var cluster: ClusterSettings?
     /// Per-device settings keyed by device id.
     public var devices: [DeviceID: DeviceSettings] = [:]
     public var logLevel: Logger.Level = .info
@@ -22,6 +24,13 @@ public struct Configuration: Sendable, Equatable {
 
     /// A configuration with every default.
     public init() {}
+
+    /// The MQTT client id: `things2mqtt-<bridge_id>` in a cluster, so a broker's log says which bridge sent
+    /// what; otherwise `mqtt.client_id` or its default.
+    public var clientID: String {
+        if let cluster, mqtt.clientID == nil { return "things2mqtt-" + cluster.bridgeID }
+        return mqtt.effectiveClientID
+    }
 }
 
 /// The `mqtt` section.
@@ -50,7 +59,7 @@ public struct MQTTSettings: Sendable, Equatable, Encodable {
     public var port: Int { ServerURL(server)?.port ?? 1883 }
     /// Whether `server` asks for TLS.
     public var usesTLS: Bool { ServerURL(server)?.secure ?? false }
-    /// The client id actually used.
+    /// The client id actually used alone (in a cluster, `Configuration.clientID` names the bridge).
     public var effectiveClientID: String {
         clientID ?? "things2mqtt_" + String(baseTopic.map { $0.isLetter || $0.isNumber ? $0 : "_" })
     }

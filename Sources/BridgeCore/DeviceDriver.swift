@@ -41,4 +41,13 @@ public protocol ConnectionControl: DeviceDriver {
 
     /// The device joined or left the remembered set (told once per remembered device at start-up too).
     func setRemembered(_ device: DeviceID, _ remembered: Bool) async
+
+    /// In a cluster, another bridge owns the device (`true`), or this one may hold it again (`false`): while
+    /// it is owned elsewhere, the driver neither connects it by policy nor keeps it connected.
+    func setOwnedElsewhere(_ device: DeviceID, _ elsewhere: Bool) async
+}
+
+extension ConnectionControl {
+    /// Families whose devices only one bridge can hear have nothing to give up.
+    public func setOwnedElsewhere(_ device: DeviceID, _ elsewhere: Bool) async {}
 }

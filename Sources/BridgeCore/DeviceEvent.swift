@@ -13,6 +13,9 @@ public enum DeviceEvent: Sendable {
     /// One occurrence of one of the device's `event` exposes (a button press, a dimmer turn): published once, not
     /// retained, on `<alias>/event`; never merged into the state, never coalesced with another occurrence.
     case event(DeviceID, ExposeEvent)
+    /// This bridge's radio heard the device at `rssi` dBm. Several bridges may hear one device: in a cluster,
+    /// these decide which bridge owns it (report it before the device's first `discovered`).
+    case heard(DeviceID, rssi: Int)
     /// The integration's overall status changed.
     case integrationStatus(Integration, IntegrationStatus)
     /// The integration has reported every device it currently has, so stale entities may be cleaned up.

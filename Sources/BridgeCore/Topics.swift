@@ -2,18 +2,23 @@
 public struct Topics: Sendable, Equatable {
     /// The base topic, e.g. `things2mqtt`.
     public let base: String
+    /// The bridge's own API: `<base>/bridge`, or `<base>/bridge/<bridge id>` for a bridge in a cluster.
+    public let bridge: String
 
-    /// Creates the layout for a base topic.
-    public init(base: String) { self.base = base }
+    /// Creates the layout for a base topic; `bridgeID` moves the bridge's own API under `bridge/<bridgeID>/`.
+    public init(base: String, bridgeID: String? = nil) {
+        self.base = base
+        bridge = bridgeID.map { "\(base)/bridge/\($0)" } ?? "\(base)/bridge"
+    }
 
-    public var bridgeState: String { "\(base)/bridge/state" }
-    public var bridgeInfo: String { "\(base)/bridge/info" }
-    public var bridgeDevices: String { "\(base)/bridge/devices" }
-    public var bridgeEvent: String { "\(base)/bridge/event" }
-    public var requestPrefix: String { "\(base)/bridge/request/" }
+    public var bridgeState: String { "\(bridge)/state" }
+    public var bridgeInfo: String { "\(bridge)/info" }
+    public var bridgeDevices: String { "\(bridge)/devices" }
+    public var bridgeEvent: String { "\(bridge)/event" }
+    public var requestPrefix: String { "\(bridge)/request/" }
 
     /// Where the answer to a request goes.
-    public func response(_ name: String) -> String { "\(base)/bridge/response/\(name)" }
+    public func response(_ name: String) -> String { "\(bridge)/response/\(name)" }
     /// A device's retained state.
     public func state(_ alias: String) -> String { "\(base)/\(alias)" }
     /// A device's retained availability.

@@ -32,9 +32,10 @@ public struct BridgeRunner {
     /// Runs until SIGTERM or SIGINT.
     public func run() async throws {
         let logger = Logger(label: "things2mqtt")
+        try await ClusterPreflight.check(config, logger: Logger(label: "cluster"))
         let inbox = BridgeInbox()
         let client = try MosquittoClient(
-            options: MosquittoOptions(config.mqtt), logger: Logger(label: "mqtt"), deliver: inbox.transportHandler)
+            options: MosquittoOptions(config), logger: Logger(label: "mqtt"), deliver: inbox.transportHandler)
         let memory = DeviceMemoryStore(path: aliasPath, logger: logger)
         let drivers = Families.drivers(for: config, sink: inbox.deviceSink) { integration in
             DriverMemory(load: { memory.driverMemory[integration.rawValue] }, save: { memory.save(driver: integration.rawValue, $0) })

@@ -21,13 +21,16 @@ public struct MQTTService: Service {
 }
 
 extension MosquittoOptions {
-    /// Options for the bridge's broker connection, with `bridge/state` offline as will and final message.
-    public init(_ settings: MQTTSettings) {
-        let offline = MQTTMessage(
-            topic: Topics(base: settings.baseTopic).bridgeState, payload: Array(#"{"state":"offline"}"#.utf8), qos: 1,
-            retain: true)
+    /// Options for the bridge's broker connection, with `bridge/state` offline as will and final message; in a
+    /// cluster, the bridge's presence offline (the other bridges take its devices over when it fires).
+    public init(_ config: Configuration) {
+        let settings = config.mqtt
+        let topic =
+            config.cluster.map { "\($0.clusterTopic(base: settings.baseTopic))/bridges/\($0.bridgeID)" }
+            ?? Topics(base: settings.baseTopic).bridgeState
+        let offline = MQTTMessage(topic: topic, payload: Array(#"{"state":"offline"}"#.utf8), qos: 1, retain: true)
         self.init(
-            host: settings.host, port: settings.port, clientID: settings.effectiveClientID,
+            host: settings.host, port: settings.port, clientID: config.clientID,
             keepaliveSeconds: settings.keepalive.seconds, username: settings.username, password: settings.password?.value,
             protocolVersion: settings.version == .v5 ? .v5 : .v311,
             tls: settings.usesTLS

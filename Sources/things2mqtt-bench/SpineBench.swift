@@ -61,7 +61,7 @@ struct SpineBench {
         let config = try ConfigLoader.parse(yaml: TestConfig.yaml(port: broker.port, base: "bench_dispatch", extra: "devices:\n  lifx_bench:\n    alias: bench_light\n"), file: "bench.yaml", families: Families.sections)
         let inbox = BridgeInbox()
         let mqtt = try MosquittoClient(
-            options: MosquittoOptions(config.mqtt), logger: Logger(label: "bench", factory: { _ in SwiftLogNoOpLogHandler() }),
+            options: MosquittoOptions(config), logger: Logger(label: "bench", factory: { _ in SwiftLogNoOpLogHandler() }),
             deliver: inbox.transportHandler)
         let driver = TimestampDriver(sink: inbox.deviceSink)
         let bridge = BridgeService(

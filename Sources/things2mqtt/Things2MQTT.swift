@@ -71,10 +71,15 @@ struct Run: AsyncParsableCommand {
         let aliasPath = aliasFile ?? ((folder.isEmpty ? "." : folder) + "/things2mqtt-aliases.json")
         let control = LogLevelControl(logLevel ?? loaded.logLevel)
         LoggingSystem.bootstrap { label in StderrLogHandler(label: label, control: control) }
-        try await BridgeRunner(
-            config: loaded, configPath: config, control: control, aliasPath: aliasPath, version: Things2MQTT.version,
-            statusFile: StatusFile(path: statusFile)
-        ).run()
+        do {
+            try await BridgeRunner(
+                config: loaded, configPath: config, control: control, aliasPath: aliasPath, version: Things2MQTT.version,
+                statusFile: StatusFile(path: statusFile)
+            ).run()
+        } catch let stop as ClusterStop {
+            FileHandle.standardError.write(Data("things2mqtt: \(stop.description)\n".utf8))
+            throw ExitCode(1)
+        }
     }
 }
 

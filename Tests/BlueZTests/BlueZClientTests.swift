@@ -10,26 +10,41 @@ import TestSupport
 struct BlueZClientTests {
     static let novaPath = "/org/bluez/hci0/dev_AA_BB_CC_DD_EE_01"
 
-    /// A running client and everything it reported so far.
-    final class Harness: Sendable {
+    /// A running client, followed in the harness's own isolation as the BLE driver follows it, and everything it
+    /// reported so far.
+    actor Harness {
         let standIn: BlueZStandIn
         let client: BlueZClient
         let connection: DBusConnection
         let events = Mutex<[BlueZClient.Event]>([])
-        let tasks = Mutex<[Task<Void, Never>]>([])
+        private var tasks: [Task<Void, Never>] = []
 
         init(standIn: BlueZStandIn) async throws {
             self.standIn = standIn
             connection = try await DBusConnection.connect(to: DBusAddress(standIn.daemon.address))
             client = BlueZClient(connection: connection, logger: Logger(label: "bluez-test"))
-            let client = self.client
-            let running = Task { await client.run() }
-            let recording = Task { [self] in while let event = await client.next() { self.events.withLock { $0.append(event) } } }
-            tasks.withLock { $0 = [running, recording] }
+            start()
+        }
+
+        private func start() {
+            let bus = client.bus
+            tasks = [Task { await bus.follow() }, Task { await self.record() }]
+        }
+
+        private func record() async {
+            while let event = await client.next() { events.withLock { $0.append(event) } }
+        }
+
+        /// The cache as it is now.
+        var objects: BlueZObjects { client.objects }
+
+        /// A BlueZ method call.
+        func call(_ path: String, _ interface: String, _ method: String, _ arguments: [DBusValue] = []) async throws(DBusError) -> [DBusValue] {
+            try await client.bus.call(path, interface, method, arguments)
         }
 
         func stop() async {
-            for task in tasks.withLock({ $0 }) { task.cancel() }
+            for task in tasks { task.cancel() }
             await connection.close()
         }
     }
@@ -38,19 +53,19 @@ struct BlueZClientTests {
     func followsBlueZ() async throws {
         let standIn = try await BlueZStandIn.start()
         let harness = try await Harness(standIn: standIn)
-        try await waitUntil("BlueZ available with its adapter") { await harness.client.objects.adapters.count == 1 }
+        try await waitUntil("BlueZ available with its adapter") { await harness.objects.adapters.count == 1 }
         try await standIn.mock("AddNova", [.string("hci0"), .string("AA:BB:CC:DD:EE:01")])
         try await standIn.advertise(Self.novaPath, rssi: -48)
-        try await waitUntil("the advert's RSSI") { await harness.client.objects.devices[Self.novaPath]?.rssi == -48 }
-        let device = try #require(await harness.client.objects.devices[Self.novaPath])
+        try await waitUntil("the advert's RSSI") { await harness.objects.devices[Self.novaPath]?.rssi == -48 }
+        let device = try #require(await harness.objects.devices[Self.novaPath])
         let fff0 = try BLEUUID("fff0")
         #expect(device.name == "Nova" && device.services == [fff0])
-        _ = try await harness.client.call(Self.novaPath, BlueZInterface.device, "Connect")
+        _ = try await harness.call(Self.novaPath, BlueZInterface.device, "Connect")
         try await waitUntil("connected with services resolved and the Nova's GATT tree") {
-            let objects = await harness.client.objects
+            let objects = await harness.objects
             return objects.devices[Self.novaPath]?.servicesResolved == true && objects.gattTree(of: Self.novaPath).first?.characteristics.count == 2
         }
-        let tree = await harness.client.objects.gattTree(of: Self.novaPath)
+        let tree = await harness.objects.gattTree(of: Self.novaPath)
         #expect(tree.first?.service.uuid == (try BLEUUID("fff0")))
         #expect(tree.first?.characteristics.compactMap(\.uuid) == [try BLEUUID("fff3"), try BLEUUID("fff4")])
         await harness.stop()
@@ -60,10 +75,10 @@ struct BlueZClientTests {
     func blueZErrors() async throws {
         let standIn = try await BlueZStandIn.start()
         let harness = try await Harness(standIn: standIn)
-        try await waitUntil("BlueZ available") { await harness.client.objects.adapters.count == 1 }
-        _ = try await harness.client.call("/org/bluez/hci0", BlueZInterface.adapter, "StartDiscovery")
+        try await waitUntil("BlueZ available") { await harness.objects.adapters.count == 1 }
+        _ = try await harness.call("/org/bluez/hci0", BlueZInterface.adapter, "StartDiscovery")
         do {
-            _ = try await harness.client.call("/org/bluez/hci0", BlueZInterface.adapter, "StartDiscovery")
+            _ = try await harness.call("/org/bluez/hci0", BlueZInterface.adapter, "StartDiscovery")
             Issue.record("a second StartDiscovery was accepted")
         } catch {
             #expect(error.name == "org.bluez.Error.InProgress", "\(error)")
@@ -71,7 +86,7 @@ struct BlueZClientTests {
         try await standIn.mock("AddNova", [.string("hci0"), .string("AA:BB:CC:DD:EE:01")])
         try await standIn.mock("FailNextConnects", [.string(Self.novaPath), .uint32(1), .string("le-connection-abort-by-local")])
         do {
-            _ = try await harness.client.call(Self.novaPath, BlueZInterface.device, "Connect")
+            _ = try await harness.call(Self.novaPath, BlueZInterface.device, "Connect")
             Issue.record("the failed connect succeeded")
         } catch {
             #expect(error.name == "org.bluez.Error.Failed" && error.message == "le-connection-abort-by-local", "\(error)")
@@ -84,13 +99,13 @@ struct BlueZClientTests {
         let standIn = try await BlueZStandIn.start()
         let harness = try await Harness(standIn: standIn)
         try await standIn.mock("AddNova", [.string("hci0"), .string("AA:BB:CC:DD:EE:01")])
-        try await waitUntil("the Nova in the cache") { await harness.client.objects.devices.count == 1 }
+        try await waitUntil("the Nova in the cache") { await harness.objects.devices.count == 1 }
         try await standIn.stop()
-        try await waitUntil("the cache emptied") { await harness.client.objects.adapters.isEmpty }
+        try await waitUntil("the cache emptied") { await harness.objects.adapters.isEmpty }
         try await waitUntil("the unavailable event") { harness.events.withLock { $0.contains(.unavailable) } }
         try await standIn.restart(adapter: "hci1")
-        try await waitUntil("the new BlueZ's adapter in the cache") { await harness.client.objects.adapters["/org/bluez/hci1"] != nil }
-        #expect(await harness.client.objects.devices.isEmpty)
+        try await waitUntil("the new BlueZ's adapter in the cache") { await harness.objects.adapters["/org/bluez/hci1"] != nil }
+        #expect(await harness.objects.devices.isEmpty)
         try await waitUntil("an available event after the unavailable one") {
             harness.events.withLock { events in
                 guard let gone = events.lastIndex(of: .unavailable) else { return false }
@@ -104,11 +119,11 @@ struct BlueZClientTests {
     func power() async throws {
         let standIn = try await BlueZStandIn.start()
         let harness = try await Harness(standIn: standIn)
-        try await waitUntil("powered adapter") { await harness.client.objects.adapters["/org/bluez/hci0"]?.powered == true }
+        try await waitUntil("powered adapter") { await harness.objects.adapters["/org/bluez/hci0"]?.powered == true }
         try await standIn.mock("SetPowered", [.string("/org/bluez/hci0"), .bool(false)])
-        try await waitUntil("adapter off") { await harness.client.objects.adapters["/org/bluez/hci0"]?.powered == false }
+        try await waitUntil("adapter off") { await harness.objects.adapters["/org/bluez/hci0"]?.powered == false }
         try await standIn.mock("SetPowered", [.string("/org/bluez/hci0"), .bool(true)])
-        try await waitUntil("adapter on") { await harness.client.objects.adapters["/org/bluez/hci0"]?.powered == true }
+        try await waitUntil("adapter on") { await harness.objects.adapters["/org/bluez/hci0"]?.powered == true }
         await harness.stop()
     }
 }

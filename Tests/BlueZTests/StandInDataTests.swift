@@ -76,8 +76,8 @@ struct StandInDataTests {
             arguments: [.string(BlueZInterface.device), .string("ServiceData")])
         #expect(stored.first?.unwrapped.signature == "a{sv}")
 
-        try await waitUntil("the cache holds the data") { await harness.client.objects.devices[Self.sensor]?.serviceData.count == 2 }
-        let device = try #require(await harness.client.objects.devices[Self.sensor])
+        try await waitUntil("the cache holds the data") { await harness.objects.devices[Self.sensor]?.serviceData.count == 2 }
+        let device = try #require(await harness.objects.devices[Self.sensor])
         #expect(device.manufacturerData == [0x004C: Self.iBeacon])
         let advert = Advert(
             sender: device.address, rssi: device.rssi, manufacturerData: device.manufacturerData, serviceData: device.serviceData)
@@ -96,7 +96,7 @@ struct StandInDataTests {
     /// Reads a characteristic through BlueZ and decodes it as the standard characteristic it is.
     static func read(_ harness: BlueZClientTests.Harness, _ standIn: BlueZStandIn, _ uuid: UInt16) async throws -> Reading? {
         let path = try await standIn.characteristicPath(device: strap, uuid: String(uuid, radix: 16))
-        let reply = try await harness.client.call(path, BlueZInterface.characteristic, "ReadValue", [.vardict([:])])
+        let reply = try await harness.call(path, BlueZInterface.characteristic, "ReadValue", [.vardict([:])])
         #expect(reply.map(\.signature) == ["ay"])
         return StandardCharacteristic.decode(BLEUUID(uuid16: uuid), reply.first?.bytes ?? [])?.reading
     }
@@ -110,17 +110,17 @@ struct StandInDataTests {
         let path = try await standIn.addStandardDevice(
             "C0:FF:EE:00:18:0D", name: "Heart Strap", profiles: BlueZStandIn.Profile.allCases)
         #expect(path == Self.strap)
-        try await waitUntil("the advertised services") { await harness.client.objects.devices[Self.strap]?.services.count == 3 }
-        let advertised = try #require(await harness.client.objects.devices[Self.strap]?.services)
+        try await waitUntil("the advertised services") { await harness.objects.devices[Self.strap]?.services.count == 3 }
+        let advertised = try #require(await harness.objects.devices[Self.strap]?.services)
         #expect(Set(advertised) == [BLEUUID(uuid16: 0x180F), BLEUUID(uuid16: 0x180D), BLEUUID(uuid16: 0x181A)])
 
-        _ = try await harness.client.call(Self.strap, BlueZInterface.device, "Connect")
+        _ = try await harness.call(Self.strap, BlueZInterface.device, "Connect")
         try await waitUntil("services resolved with four services") {
-            let objects = await harness.client.objects
+            let objects = await harness.objects
             return objects.devices[Self.strap]?.servicesResolved == true && objects.gattTree(of: Self.strap).count == 4
                 && objects.gattTree(of: Self.strap).allSatisfy { !$0.characteristics.isEmpty }
         }
-        let tree = await harness.client.objects.gattTree(of: Self.strap)
+        let tree = await harness.objects.gattTree(of: Self.strap)
         let names = tree.compactMap { $0.service.uuid.flatMap { GATTNames.service($0) } }
         #expect(names == ["Battery", "Heart Rate", "Environmental Sensing", "Device Information"])
         let heartRate = try #require(tree.first { $0.service.uuid == BLEUUID(uuid16: 0x180D) })
@@ -141,25 +141,25 @@ struct StandInDataTests {
 
         let measurement = try await standIn.characteristicPath(device: Self.strap, uuid: "2a37")
         do {
-            _ = try await harness.client.call(measurement, BlueZInterface.characteristic, "ReadValue", [.vardict([:])])
+            _ = try await harness.call(measurement, BlueZInterface.characteristic, "ReadValue", [.vardict([:])])
             Issue.record("a notify-only characteristic was read")
         } catch {
             #expect(error.name == "org.bluez.Error.NotPermitted", "\(error)")
         }
-        _ = try await harness.client.call(measurement, BlueZInterface.characteristic, "StartNotify")
-        try await waitUntil("notifying") { await harness.client.objects.characteristics[measurement]?.notifying == true }
+        _ = try await harness.call(measurement, BlueZInterface.characteristic, "StartNotify")
+        try await waitUntil("notifying") { await harness.objects.characteristics[measurement]?.notifying == true }
         try await standIn.notify(measurement, value: [0x16, 0x48, 0x00, 0x04])
         try await waitUntil("the notified value in the cache") {
-            await harness.client.objects.characteristics[measurement]?.value.count == 4
+            await harness.objects.characteristics[measurement]?.value.count == 4
         }
-        let value = try #require(await harness.client.objects.characteristics[measurement]?.value)
+        let value = try #require(await harness.objects.characteristics[measurement]?.value)
         let reading = try #require(StandardCharacteristic.decode(StandardCharacteristic.heartRateMeasurement, value)?.reading)
         #expect(reading.state == ["heart_rate": 72, "sensor_contact": "ON", "rr_intervals": [1]])
 
-        _ = try await harness.client.call(Self.strap, BlueZInterface.device, "Disconnect")
+        _ = try await harness.call(Self.strap, BlueZInterface.device, "Disconnect")
         let battery = try await standIn.characteristicPath(device: Self.strap, uuid: "2a19")
         do {
-            _ = try await harness.client.call(battery, BlueZInterface.characteristic, "ReadValue", [.vardict([:])])
+            _ = try await harness.call(battery, BlueZInterface.characteristic, "ReadValue", [.vardict([:])])
             Issue.record("a disconnected device was read")
         } catch {
             #expect(error.name == "org.bluez.Error.Failed" && error.message == "Not connected", "\(error)")

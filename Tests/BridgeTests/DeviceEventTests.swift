@@ -66,14 +66,22 @@ struct DeviceEventTests {
         RelevanceCase(topic: "t2m/remote/event", retained: true, relevant: false),
         RelevanceCase(topic: "t2m/remote/set/event", relevant: true),
         RelevanceCase(topic: "t2m/remote/set", relevant: true),
-        RelevanceCase(topic: "t2m/remote", relevant: true),
-        RelevanceCase(topic: "t2m/bridge/event", relevant: true),
+        RelevanceCase(topic: "t2m/remote/set", retained: true, relevant: false),
+        RelevanceCase(topic: "t2m/hall/remote/get", relevant: true),
+        RelevanceCase(topic: "t2m/remote", relevant: false),
+        RelevanceCase(topic: "t2m/remote/availability", relevant: false),
+        RelevanceCase(topic: "t2m/bridge/event", relevant: false),
+        RelevanceCase(topic: "t2m/bridge/state", relevant: false),
+        RelevanceCase(topic: "t2m/bridge/response/device/rename", relevant: false),
         RelevanceCase(topic: "t2m/bridge/request/event", relevant: true),
-        RelevanceCase(topic: "other/remote/event", relevant: true),
-        RelevanceCase(topic: "t2m/remote/events", relevant: true),
+        RelevanceCase(topic: "t2m/bridge/request/device/rename", relevant: true),
+        RelevanceCase(topic: "homeassistant/status", relevant: true),
+        RelevanceCase(topic: "homeassistant/status", retained: true, relevant: true),
+        RelevanceCase(topic: "other/remote/event", relevant: false),
+        RelevanceCase(topic: "t2m/remote/events", relevant: false),
     ]
 
-    @Test("the bridge's own occurrences echoed back by the broker never take a place in the inbox", arguments: relevance)
+    @Test("the bridge's own state, availability and occurrences echoed back by the broker never take a place in the inbox", arguments: relevance)
     func inbox(_ testCase: RelevanceCase) throws {
         let config = try ConfigLoader.parse(yaml: TestConfig.yaml(port: 1883), file: "test.yaml")
         let message = InboundMessage(topic: testCase.topic, payload: Array(#"{"event_type":"press"}"#.utf8), retained: testCase.retained)

@@ -18,9 +18,11 @@ public final class Broker: Sendable {
     /// `listeners` are opened beside the plain anonymous one at `port`, each on a free port of its own.
     /// `tcpNoDelay` is mosquitto's `set_tcp_nodelay`: off (its default), the broker holds a reply it sends
     /// right after an acknowledgement until the client's delayed ACK, about 40 ms. `logSubscriptions` logs every
-    /// SUBSCRIBE (`<client> <qos> <filter>`), so a test can tell when an outside client listens.
+    /// SUBSCRIBE (`<client> <qos> <filter>`), so a test can tell when an outside client listens; `logPublishes`
+    /// logs every packet (`Received PUBLISH from <client> (…, '<topic>', …)`), so a test can tell who sent what.
     public static func start(
-        persistence: Bool = false, listeners: [Listener] = [], tcpNoDelay: Bool = true, logSubscriptions: Bool = false
+        persistence: Bool = false, listeners: [Listener] = [], tcpNoDelay: Bool = true, logSubscriptions: Bool = false,
+        logPublishes: Bool = false
     ) async throws -> Broker {
         let executable = try locateMosquitto()
         let directory = try TemporaryDirectory(prefix: "broker")
@@ -31,7 +33,7 @@ public final class Broker: Sendable {
             for listener in listeners { listenerPorts[listener.name] = try LocalPorts.free() }
             try writeConfig(
                 directory: directory, port: port, persistence: persistence, tcpNoDelay: tcpNoDelay,
-                logSubscriptions: logSubscriptions, listeners: listeners.map { ($0, listenerPorts[$0.name] ?? 0) })
+                logSubscriptions: logSubscriptions || logPublishes, logPublishes: logPublishes, listeners: listeners.map { ($0, listenerPorts[$0.name] ?? 0) })
             let child = try launch(executable, directory)
             if try await waitUntilListening(child, ports: [port] + listenerPorts.values) {
                 return Broker(
@@ -65,6 +67,16 @@ public final class Broker: Sendable {
     public var isRunning: Bool { child.withLock { $0?.isRunning ?? false } }
 
     /// The port of the extra listener called `name`.
+    /// The clients that published to `topic`, from the broker's log (needs `logPublishes`).
+    public func publishers(of topic: String) -> Set<String> {
+        var clients: Set<String> = []
+        for line in log.split(separator: "\n") where line.contains("Received PUBLISH from ") && line.contains("'\(topic)'") {
+            guard let from = line.range(of: "Received PUBLISH from ") else { continue }
+            clients.insert(String(line[from.upperBound...].prefix { $0 != " " }))
+        }
+        return clients
+    }
+
     public func port(of name: String) throws -> Int {
         guard let port = listenerPorts[name] else {
             throw TestFailure("the broker has no listener \"\(name)\" (it has \(listenerPorts.keys.sorted()))")
@@ -122,6 +134,7 @@ public final class Broker: Sendable {
 
     private static func writeConfig(
         directory: TemporaryDirectory, port: Int, persistence: Bool, tcpNoDelay: Bool, logSubscriptions: Bool,
+        logPublishes: Bool = false,
         listeners: [(Listener, Int)]
     ) throws {
         // With extra listeners, access rules are per listener, so the plain one stays open for checking clients.
@@ -133,6 +146,7 @@ public final class Broker: Sendable {
             "set_tcp_nodelay \(tcpNoDelay)",
         ]
         if logSubscriptions { lines.append("log_type subscribe") }
+        if logPublishes { lines.append("log_type debug") }
         if persistence {
             lines += ["persistence true", "persistence_location \(directory.path)/"]
         } else {

@@ -59,7 +59,7 @@ public final class InProcessBridge: Sendable {
         let inbox = BridgeInbox()
         self.inbox = inbox
         let client = try MosquittoClient(
-            options: MosquittoOptions(config.mqtt), logger: logs.logger("mqtt"), deliver: inbox.transportHandler)
+            options: MosquittoOptions(config), logger: logs.logger("mqtt"), deliver: inbox.transportHandler)
         self.client = client
         var drivers: [Integration: ScriptedDriver] = [:]
         for integration in integrations {

@@ -21,7 +21,7 @@ extension BridgeService {
     /// Publishes a device's configs; those its exposes no longer have (also those of `previous`, the device as
     /// it was before its descriptor changed) are cleared.
     func publishDiscovery(for record: DeviceRecord, previous: DeviceRecord? = nil) {
-        guard config.homeassistant.enabled else { return }
+        guard config.homeassistant.enabled, publishes(record.id) else { return }
         // A held device is published by the `.rediscover` timer scheduled with the hold.
         if let until = discovery.heldUntil[record.id] {
             guard ContinuousClock.now >= until else { return }

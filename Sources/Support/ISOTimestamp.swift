@@ -1,9 +1,7 @@
-import Support
-
 /// ISO 8601 text for a time in seconds since 1970, without Foundation (the civil date comes from `CivilDate`).
-enum ISOTimestamp {
+public enum ISOTimestamp {
     /// `YYYY-MM-DDTHH:MM:SSZ` in UTC.
-    static func string(secondsSince1970 seconds: Int64) -> String {
+    public static func string(secondsSince1970 seconds: Int64) -> String {
         let days = floorDivide(seconds, 86_400)
         let secondOfDay = seconds - days * 86_400
         let date = CivilDate(daysSince1970: Int(days))

@@ -1,0 +1,132 @@
+import BridgeConfig
+import BridgeCore
+import Cluster
+import Foundation
+
+/// Several bridges of one home: presence, observations and claims go through `ClusterState`; the bridge
+/// publishes a device the cluster manages only while it owns it.
+extension BridgeService {
+    /// The cluster's state for a configuration (nil when it has no `cluster` section).
+    static func makeCluster(_ config: Configuration) -> ClusterState? {
+        guard let settings = config.cluster else { return nil }
+        let timings = ClusterTimings(
+            renewal: settings.renewalInterval.duration, claimTimeout: settings.claimTimeout.duration,
+            observation: settings.observationInterval.duration, handoverWindow: settings.handoverWindow.duration,
+            awayAfter: settings.awayAfter.duration)
+        return ClusterState(
+            me: settings.bridgeID, epoch: Int64(Date().timeIntervalSince1970 * 1000),
+            topics: ClusterTopics(root: settings.clusterTopic(base: config.mqtt.baseTopic)), timings: timings,
+            room: settings.room, offset: settings.rxOffsetDB)
+    }
+
+    /// Whether this bridge publishes the device and runs its commands.
+    func publishes(_ id: DeviceID) -> Bool { cluster?.publishes(id) ?? true }
+
+    /// Subscribes to the cluster's topics (the base subscription covers the default) and starts its clock.
+    func startCluster() {
+        guard let cluster else { return }
+        if !cluster.topics.root.hasPrefix(topics.base + "/") { transport.subscribe(cluster.topics.all, qos: 1) }
+        schedule(.clusterTick, after: cluster.timings.tick)
+    }
+
+    /// After every connect: the probe, whose echo tells that the retained presences are in.
+    func clusterConnected() {
+        guard let actions = cluster?.connected() else { return }
+        applyCluster(actions)
+    }
+
+    func clusterHeard(_ id: DeviceID, rssi: Int) {
+        guard let actions = cluster?.heard(id, rssi: rssi, now: .now) else { return }
+        applyCluster(actions)
+    }
+
+    /// Takes a message of the cluster's; false when the topic is not one.
+    func clusterMessage(_ message: InboundMessage) -> Bool {
+        guard let root = cluster?.topics.root, message.topic.hasPrefix(root + "/") else { return false }
+        let payload = message.payload.isEmpty ? nil : JSONValue.parse(message.payload)
+        if let actions = cluster?.received(topic: message.topic, payload: payload, now: .now) { applyCluster(actions) }
+        return true
+    }
+
+    /// Hands the devices this bridge owns to the next best bridges before it stops.
+    func clusterLeaving() {
+        guard let actions = cluster?.leaving(now: .now) else { return }
+        applyCluster(actions)
+    }
+
+    func clusterTick() {
+        guard let cluster else { return }
+        applyCluster(self.cluster?.tick(now: .now) ?? [])
+        // Also for devices described after the cluster decided about them.
+        tellOwnership()
+        schedule(.clusterTick, after: cluster.timings.tick)
+    }
+
+    /// Tells the drivers which devices another bridge owns now, so only the owner connects them.
+    private func tellOwnership() {
+        guard let cluster else { return }
+        for (id, record) in devices {
+            let elsewhere = cluster.manages(id) && !cluster.owned.contains(id)
+            guard elsewhere != record.ownedElsewhere, let control = drivers[id.integration] as? any ConnectionControl else { continue }
+            devices[id]?.ownedElsewhere = elsewhere
+            rememberedUpdates.start { await control.setOwnedElsewhere(id, elsewhere) }
+        }
+    }
+
+    private func applyCluster(_ actions: [ClusterAction]) {
+        defer { if !actions.isEmpty { tellOwnership() } }
+        for action in actions {
+            switch action {
+            case .publish(let topic, let payload, let retain):
+                if let payload { publishJSON(topic, payload, retain: retain, qos: 1) } else { clearRetained(topic) }
+            case .gained(let id):
+                logger.info("Device owned by this bridge", metadata: ["device.id": "\(id)"])
+                guard var record = devices[id] else { continue }
+                // The room goes on from where the last owner placed it.
+                if let room = cluster?.room(of: id) {
+                    record.descriptor = withRoom(record.descriptor)
+                    record.state["room"] = .string(room)
+                    devices[id] = record
+                }
+                // Another bridge may have written the configs since: write them again, whatever this one sent before.
+                for message in builder.deviceConfigs(record, qos: qos(for: record)) { discovery.published[message.topic] = nil }
+                publishDiscovery(for: record)
+                publishAvailability(record)
+                publishState(record)
+            case .lost(let id):
+                logger.info("Device owned by another bridge now", metadata: ["device.id": "\(id)"])
+            case .room(let id, let room):
+                guard var record = devices[id] else { continue }
+                let previous = record
+                record.descriptor = withRoom(record.descriptor)
+                record.state["room"] = .string(room)
+                devices[id] = record
+                if record.descriptor != previous.descriptor { publishDiscovery(for: record, previous: previous) }
+                publishState(record)
+            case .duplicate(let bridgeID):
+                logger.error(
+                    "Another live bridge has this bridge_id; stopping", metadata: ["bridge_id": "\(bridgeID)"])
+                stop = ClusterStop(description: "another live bridge uses cluster.bridge_id \"\(bridgeID)\"")
+            }
+        }
+    }
+
+    /// A device the cluster places gets a `room` sensor (its state key `room`: a bridge's room or `not_home`).
+    func withRoom(_ descriptor: DeviceDescriptor) -> DeviceDescriptor {
+        guard cluster?.manages(descriptor.id) == true, !descriptor.exposes.contains(where: { $0.property == "room" }) else {
+            return descriptor
+        }
+        var described = descriptor
+        described.exposes.append(.text("room", name: "Room"))
+        return described
+    }
+
+    /// The cluster in `bridge/info`: this bridge and the others it knows.
+    var clusterInfo: JSONValue {
+        guard let cluster else { return .null }
+        return [
+            "bridge_id": .string(cluster.me), "topic": .string(cluster.topics.root),
+            "bridges": .object(cluster.peerInfo), "owned_devices": .number(Double(cluster.owned.count)),
+        ]
+    }
+}

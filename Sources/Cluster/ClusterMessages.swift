@@ -1,0 +1,122 @@
+public import BridgeCore
+
+/// A bridge's retained presence at `<cluster>/bridges/<id>`: online with the epoch of its start, or offline (its will).
+public struct Presence: Sendable, Equatable {
+    public var online: Bool
+    /// Milliseconds since 1970 when the bridge started: tells one run of a bridge id from the next.
+    public var epoch: Int64
+    public var room: String?
+    /// Free connection slots, where the bridge connects devices.
+    public var freeSlots: Int?
+
+    /// Creates a presence.
+    public init(online: Bool, epoch: Int64, room: String? = nil, freeSlots: Int? = nil) {
+        self.online = online
+        self.epoch = epoch
+        self.room = room
+        self.freeSlots = freeSlots
+    }
+
+    /// The payload.
+    public var json: JSONValue {
+        var fields: [String: JSONValue] = ["state": .string(online ? "online" : "offline"), "epoch": .number(Double(epoch))]
+        if let room { fields["room"] = .string(room) }
+        if let freeSlots { fields["slots"] = ["free": .number(Double(freeSlots))] }
+        return .object(fields)
+    }
+
+    /// Reads a payload; nil for anything else (the will carries `offline` and no epoch).
+    public init?(_ json: JSONValue) {
+        guard let state = json["state"]?.stringValue, state == "online" || state == "offline" else { return nil }
+        online = state == "online"
+        epoch = json["epoch"]?.doubleValue.map { Int64($0) } ?? 0
+        room = json["room"]?.stringValue
+        freeSlots = json["slots"]?["free"]?.doubleValue.map { Int($0) }
+    }
+}
+
+/// Ownership of one device: a retained claim at `<cluster>/claims/<device id>`.
+public struct Claim: Sendable, Equatable {
+    public var owner: String
+    /// Raised by every new owner: a fencing token, so a replaced owner's late messages lose.
+    public var term: Int
+    /// The owner's epoch when it claimed: a claim dies with that run of the owner.
+    public var epoch: Int64
+    /// The owner's shared signal when it claimed or renewed.
+    public var score: Double
+    /// The room the owner last placed the device in: a new owner starts from it.
+    public var room: String?
+
+    /// Creates a claim.
+    public init(owner: String, term: Int, epoch: Int64, score: Double, room: String? = nil) {
+        self.owner = owner
+        self.term = term
+        self.epoch = epoch
+        self.score = score
+        self.room = room
+    }
+
+    /// The payload.
+    public var json: JSONValue {
+        var fields: [String: JSONValue] = [
+            "owner": .string(owner), "term": .number(Double(term)), "epoch": .number(Double(epoch)), "score": .number(score),
+        ]
+        if let room { fields["room"] = .string(room) }
+        return .object(fields)
+    }
+
+    /// Reads a payload; nil for anything malformed.
+    public init?(_ json: JSONValue) {
+        guard let owner = json["owner"]?.stringValue, let term = json["term"]?.doubleValue, let epoch = json["epoch"]?.doubleValue
+        else { return nil }
+        self.init(
+            owner: owner, term: Int(term), epoch: Int64(epoch), score: json["score"]?.doubleValue ?? -200,
+            room: json["room"]?.stringValue)
+    }
+
+    /// The fixed order that settles two live claims: term, then score, then owner id.
+    public static func wins(_ lhs: Claim, over rhs: Claim) -> Bool {
+        (lhs.term, lhs.score, lhs.owner) > (rhs.term, rhs.score, rhs.owner)
+    }
+}
+
+/// The cluster's topics under one cluster topic.
+public struct ClusterTopics: Sendable, Equatable {
+    public let root: String
+
+    /// Creates the layout.
+    public init(root: String) { self.root = root }
+
+    /// Presence of a bridge.
+    public func presence(_ bridge: String) -> String { "\(root)/bridges/\(bridge)" }
+    /// A bridge's start-up probe (never retained).
+    public func probe(_ bridge: String) -> String { "\(root)/bridges/\(bridge)/probe" }
+    /// The claim of a device.
+    public func claim(_ device: DeviceID) -> String { "\(root)/claims/\(device.rawValue)" }
+    /// One bridge's observation of a device.
+    public func observation(_ device: DeviceID, by bridge: String) -> String { "\(root)/obs/\(device.rawValue)/\(bridge)" }
+    /// Everything of the cluster, for the subscription.
+    public var all: String { "\(root)/#" }
+
+    /// What a topic under the root is about.
+    public enum Subject: Sendable, Equatable {
+        case presence(bridge: String)
+        /// A bridge's start-up probe: once its own comes back, every retained presence has arrived before it.
+        case probe(bridge: String)
+        case claim(DeviceID)
+        case observation(DeviceID, bridge: String)
+    }
+
+    /// Parses a topic; nil outside the layout.
+    public func subject(of topic: String) -> Subject? {
+        guard topic.hasPrefix(root + "/") else { return nil }
+        let levels = topic.dropFirst(root.count + 1).split(separator: "/", omittingEmptySubsequences: false).map(String.init)
+        switch (levels.first, levels.count) {
+        case ("bridges", 2): return .presence(bridge: levels[1])
+        case ("bridges", 3) where levels[2] == "probe": return .probe(bridge: levels[1])
+        case ("claims", 2): return DeviceID(levels[1]).map { .claim($0) }
+        case ("obs", 3): return DeviceID(levels[1]).map { .observation($0, bridge: levels[2]) }
+        default: return nil
+        }
+    }
+}

@@ -1,0 +1,131 @@
+import BridgeCore
+
+/// The rules each bridge applies to one device.
+extension ClusterState {
+    /// A claim holds while renewals arrive and its owner's run (epoch) is online.
+    func isValid(_ entry: DeviceOwnership, now: ContinuousClock.Instant) -> Bool {
+        guard let claim = entry.claim, let at = entry.claimAt, now - at <= timings.claimTimeout else { return false }
+        return isAlive(claim.owner, epoch: claim.epoch)
+    }
+
+    func isAlive(_ bridge: String, epoch: Int64? = nil) -> Bool {
+        if bridge == me { return epoch.map { $0 == self.epoch } ?? true }
+        guard let peer = peers[bridge], peer.online else { return false }
+        return epoch.map { $0 == peer.epoch } ?? true
+    }
+
+    /// Ownership follows the claim: `gained` or `lost` when that changed.
+    mutating func settle(_ device: DeviceID, _ entry: DeviceOwnership, now: ContinuousClock.Instant) -> [ClusterAction] {
+        let mine = entry.claim?.owner == me && isValid(entry, now: now)
+        guard mine != owned.contains(device) else { return [] }
+        if mine {
+            owned.insert(device)
+            return [.gained(device)]
+        }
+        owned.remove(device)
+        return [.lost(device)]
+    }
+
+    mutating func step(_ device: DeviceID, _ entry: inout DeviceOwnership, now: ContinuousClock.Instant) -> [ClusterAction] {
+        let ranked = entry.ranked(now: now, life: timings.observationLife) { isAlive($0) }
+        guard isValid(entry, now: now) else { return acquire(device, &entry, ranked, now: now) }
+        entry.unclaimedSince = nil
+        guard let claim = entry.claim, claim.owner == me else { return [] }
+        if let handover = handOver(device, &entry, ranked, claim, now: now) { return handover }
+        var actions: [ClusterAction] = []
+        let heard = entry.observations[me].flatMap { now - $0.at <= timings.observationLife ? $0.rssi : nil }
+        let heardLately = entry.observations.values.contains { now - $0.at <= timings.awayAfter }
+        let before = entry.room.room
+        let hearing = ranked.map { (bridge: $0.bridge, room: $0.bridge == me ? room : peers[$0.bridge]?.room) }
+        var renewed = claim
+        var due = entry.renewedAt.map { now - $0 >= timings.renewal } ?? true
+        let liveRooms = Set(peers.values.filter(\.online).compactMap(\.room) + [room].compactMap { $0 })
+        if let placed = entry.room.update(hearing: hearing, heardLately: heardLately, liveRooms: liveRooms), placed != before {
+            actions.append(.room(device, placed))
+            renewed.room = placed
+            due = true
+        }
+        // Renewed while this bridge hears the device, and while nobody does until it is placed away; then the
+        // claim lapses, and a bridge that hears it again claims it.
+        guard heard != nil || (ranked.isEmpty && before != RoomPresence.away), due else { return actions }
+        if let heard { renewed.score = heard }
+        entry.claim = renewed
+        entry.claimAt = now
+        entry.renewedAt = now
+        return actions + [.publish(topic: topics.claim(device), payload: renewed.json, retain: true)]
+    }
+
+    /// No valid claim: the bridges that hear the device claim it in rank order, the best after no delay.
+    private func acquire(
+        _ device: DeviceID, _ entry: inout DeviceOwnership, _ ranked: [(bridge: String, rssi: Double)],
+        now: ContinuousClock.Instant
+    ) -> [ClusterAction] {
+        guard let rank = ranked.firstIndex(where: { $0.bridge == me }) else {
+            entry.unclaimedSince = nil
+            return []
+        }
+        let since = entry.unclaimedSince ?? now
+        entry.unclaimedSince = since
+        guard now - since >= timings.rankDelay * rank else { return [] }
+        let claim = Claim(
+            owner: me, term: (entry.claim?.term ?? 0) + 1, epoch: epoch, score: ranked[rank].rssi, room: entry.room.room)
+        if let previous = entry.claim?.owner, previous != me { entry.lost[previous] = now }
+        entry.claim = claim
+        entry.claimAt = now
+        entry.renewedAt = now
+        entry.unclaimedSince = nil
+        entry.lead = nil
+        return [.publish(topic: topics.claim(device), payload: claim.json, retain: true)]
+    }
+
+    /// Counts hand-over windows; after enough in a row with one challenger far enough ahead, passes it the claim.
+    private func handOver(
+        _ device: DeviceID, _ entry: inout DeviceOwnership, _ ranked: [(bridge: String, rssi: Double)], _ claim: Claim,
+        now: ContinuousClock.Instant
+    ) -> [ClusterAction]? {
+        if let start = entry.windowStart, now - start < timings.handoverWindow { return nil }
+        entry.windowStart = now
+        let mine = entry.observations[me].flatMap { now - $0.at <= timings.observationLife ? $0.rssi : nil } ?? -.infinity
+        let challenger = ranked.first { candidate in
+            guard candidate.bridge != me else { return false }
+            let relapsed = entry.lost[candidate.bridge].map { now - $0 < ClusterTimings.relapse } ?? false
+            return candidate.rssi >= mine + ClusterTimings.lead + (relapsed ? ClusterTimings.relapseLead : 0)
+        }
+        guard let challenger else {
+            entry.lead = nil
+            return nil
+        }
+        let windows = entry.lead?.bridge == challenger.bridge ? (entry.lead?.windows ?? 0) + 1 : 1
+        entry.lead = (challenger.bridge, windows)
+        guard windows >= ClusterTimings.leadWindows, let peer = peers[challenger.bridge] else { return nil }
+        let passed = Claim(
+            owner: challenger.bridge, term: claim.term + 1, epoch: peer.epoch, score: challenger.rssi, room: entry.room.room)
+        entry.lost[me] = now
+        entry.claim = passed
+        entry.claimAt = now
+        entry.renewedAt = nil
+        entry.lead = nil
+        return [.publish(topic: topics.claim(device), payload: passed.json, retain: true)]
+    }
+}
+
+extension ClusterState {
+    /// This bridge stops cleanly: each device it owns goes to the strongest other bridge that hears it, with
+    /// the next term, so it changes hands without waiting for the claim to lapse.
+    public mutating func leaving(now: ContinuousClock.Instant) -> [ClusterAction] {
+        var actions: [ClusterAction] = []
+        for device in owned.sorted(by: { $0.rawValue < $1.rawValue }) {
+            guard var entry = devices[device], let claim = entry.claim else { continue }
+            let others = entry.ranked(now: now, life: timings.observationLife) { $0 != me && isAlive($0) }
+            guard let next = others.first, let peer = peers[next.bridge] else { continue }
+            let passed = Claim(owner: next.bridge, term: claim.term + 1, epoch: peer.epoch, score: next.rssi, room: entry.room.room)
+            entry.claim = passed
+            entry.claimAt = now
+            entry.lost[me] = now
+            devices[device] = entry
+            actions.append(.publish(topic: topics.claim(device), payload: passed.json, retain: true))
+        }
+        owned = []
+        return actions
+    }
+}

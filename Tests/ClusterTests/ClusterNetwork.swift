@@ -1,0 +1,81 @@
+import BridgeCore
+import Cluster
+
+/// Bridges' cluster states joined as one broker joins them: every publish reaches every bridge (the publisher
+/// too) in one order, retained ones are replayed to a bridge that connects; time is a number of milliseconds.
+struct ClusterNetwork {
+    static let topics = ClusterTopics(root: "t2m/_cluster")
+    static let start = ContinuousClock.now
+    var bridges: [String: ClusterState] = [:]
+    var retained: [String: JSONValue] = [:]
+    var log: [(bridge: String, action: ClusterAction)] = []
+    /// Publishes on their way, delivered in the order they were sent, as one broker delivers them.
+    var pending: [(topic: String, payload: JSONValue?, retain: Bool)] = []
+    var ms = 0
+    var now: ContinuousClock.Instant { Self.start + .milliseconds(ms) }
+
+    /// Starts a bridge: connects, receives what is retained, sends its probe.
+    mutating func add(_ id: String, epoch: Int64, timings: ClusterTimings = ClusterTimings()) {
+        bridges[id] = ClusterState(me: id, epoch: epoch, topics: Self.topics, timings: timings, room: "room-\(id)", offset: 0)
+        for (topic, payload) in retained.sorted(by: { $0.key < $1.key }) { deliver(to: id, topic, payload) }
+        apply(id, bridges[id]!.connected())
+    }
+
+    /// A bridge stops without a word: its will says offline.
+    mutating func kill(_ id: String) {
+        bridges[id] = nil
+        publish(Self.topics.presence(id), ClusterState.offline.json, retain: true)
+    }
+
+    mutating func hear(_ id: String, _ device: DeviceID, _ rssi: Int) {
+        guard var state = bridges[id] else { return }
+        let actions = state.heard(device, rssi: rssi, now: now)
+        bridges[id] = state
+        apply(id, actions)
+    }
+
+    /// Lets `milliseconds` pass in steps of `step`, each bridge ticking at each step; `hearing` is what each
+    /// bridge hears at every step.
+    mutating func run(_ milliseconds: Int, step: Int = 250, hearing: [String: [DeviceID: Int]] = [:]) {
+        let end = ms + milliseconds
+        while ms < end {
+            ms += step
+            for (id, devices) in hearing.sorted(by: { $0.key < $1.key }) {
+                for (device, rssi) in devices { hear(id, device, rssi) }
+            }
+            for id in bridges.keys.sorted() {
+                guard var state = bridges[id] else { continue }
+                let actions = state.tick(now: now)
+                bridges[id] = state
+                apply(id, actions)
+            }
+        }
+    }
+
+    /// Who owns the device, as each bridge sees itself.
+    func owners(of device: DeviceID) -> [String] { bridges.filter { $0.value.owned.contains(device) }.map(\.key).sorted() }
+
+    mutating func apply(_ id: String, _ actions: [ClusterAction]) {
+        for action in actions {
+            log.append((id, action))
+            if case .publish(let topic, let payload, let retain) = action { publish(topic, payload, retain: retain) }
+        }
+    }
+
+    mutating func publish(_ topic: String, _ payload: JSONValue?, retain: Bool) {
+        pending.append((topic, payload, retain))
+        guard pending.count == 1 else { return }
+        while let next = pending.first {
+            if next.retain { retained[next.topic] = next.payload }
+            for id in bridges.keys.sorted() { deliver(to: id, next.topic, next.payload) }
+            pending.removeFirst()
+        }
+    }
+
+    private mutating func deliver(to id: String, _ topic: String, _ payload: JSONValue?) {
+        guard var state = bridges[id] else { return }
+        let actions = state.received(topic: topic, payload: payload, now: now)
+        bridges[id] = state
+        apply(id, actions)
+    }
+}

@@ -1,0 +1,165 @@
+import BridgeCore
+import DBus
+import Foundation
+import Testing
+import TestSupport
+
+@Suite("Two bridges on one broker, each with its own BlueZ", .tags(.integration, .process), .timeLimit(.minutes(3)))
+struct ClusterIntegrationTests {
+    static let address = "A4:C1:38:00:00:01"
+    static let device = "ble_a4c138000001"
+    static let path = BlueZStandIn.devicePath(address)
+    static let novaAddress = "AA:BB:CC:DD:EE:01"
+    static let nova = "ble_aabbccddee01"
+
+    /// Whether a stand-in's BlueZ has the device connected.
+    static func connected(_ standIn: BlueZStandIn, _ address: String) async throws -> Bool {
+        let connection = try await DBusConnection.connect(to: DBusAddress(standIn.daemon.address))
+        defer { Task { await connection.close() } }
+        let reply = try await connection.call(
+            destination: "org.bluez", path: BlueZStandIn.devicePath(address), interface: "org.freedesktop.DBus.Properties",
+            method: "Get", arguments: [.string("org.bluez.Device1"), .string("Connected")])
+        return reply.first?.bool ?? false
+    }
+
+    static func config(_ port: Int, bridge: String, room: String) -> String {
+        TestConfig.yaml(
+            port: port,
+            extra: """
+                ble:
+                  enabled: true
+                  rssi_interval: 0s
+                  connect:
+                    - match: {name: "Sensor *"}
+                      policy: never
+                    - match: {class: nova}
+                      policy: all
+                cluster:
+                  bridge_id: \(bridge)
+                  room: \(room)
+                  renewal_interval: 2s
+                  claim_timeout: 6s
+                  observation_interval: 1s
+                  handover_window: 1s
+
+                """)
+    }
+
+    /// A bridge with its own BlueZ stand-in that knows the sensor and a Nova.
+    static func bridge(_ id: String, room: String, broker: Broker) async throws -> (BridgeProcess, BlueZStandIn) {
+        let standIn = try await BlueZStandIn.start()
+        _ = try await standIn.mock("AddDevice", [.string("hci0"), .string(address), .string("Sensor 1")])
+        _ = try await standIn.mock("AddNova", [.string("hci0"), .string(novaAddress)])
+        let process = try BridgeProcess.start(config: config(broker.port, bridge: id, room: room), environment: standIn.environment)
+        try await waitUntil("\(id) online", timeout: .seconds(15)) {
+            guard process.isRunning else { throw TestFailure("bridge \(id) exited:\n\(process.stderr)") }
+            return try await broker.retainedJSON("t2m/_cluster/bridges/\(id)")?["state"] == "online"
+        }
+        return (process, standIn)
+    }
+
+    /// Adverts at a steady signal on each stand-in, every 300 ms, until cancelled.
+    static func advertise(_ signals: [(BlueZStandIn, Int16)]) -> Task<Void, Never> {
+        Task {
+            while !Task.isCancelled {
+                for (standIn, rssi) in signals { try? await standIn.advertise(path, rssi: rssi) }
+                try? await Task.sleep(for: .milliseconds(300))
+            }
+        }
+    }
+
+    @Test("the stronger bridge owns the sensor and alone publishes it; its kill -9 hands the sensor to the other within 5 s")
+    func ownership() async throws {
+        let broker = try await Broker.start(logPublishes: true)
+        let (kitchen, kitchenBlueZ) = try await Self.bridge("kitchen", room: "kitchen", broker: broker)
+        let (bedroom, bedroomBlueZ) = try await Self.bridge("bedroom", room: "bedroom", broker: broker)
+        let adverts = Self.advertise([(kitchenBlueZ, -60), (bedroomBlueZ, -75)])
+        defer { adverts.cancel() }
+
+        let claim = try await broker.waitForRetained("t2m/_cluster/claims/\(Self.device)", timeout: .seconds(10)) {
+            $0.json?["owner"] == "kitchen"
+        }
+        #expect(claim.json?["term"] == 1)
+        try await broker.waitForRetained("t2m/\(Self.device)") { $0.json?["rssi"] == -60 && $0.json?["room"] == "kitchen" }
+        let roomEntity = try await broker.waitForRetained("homeassistant/sensor/t2m_\(Self.device)/room/config", timeout: .seconds(5))
+        #expect(roomEntity.json?["unique_id"] != nil)
+        try await Task.sleep(for: .seconds(3))
+        // Every message about the sensor came from the kitchen bridge; both bridges know it.
+        for topic in ["t2m/\(Self.device)", "t2m/\(Self.device)/availability"] {
+            #expect(broker.publishers(of: topic) == ["things2mqtt-kitchen"], "\(topic)")
+        }
+        let discovery = broker.log.split(separator: "\n").filter { $0.contains("Received PUBLISH") && $0.contains("/t2m_\(Self.device)/") }
+        #expect(!discovery.isEmpty && discovery.allSatisfy { $0.contains("from things2mqtt-kitchen ") })
+        guard case .array(let bedroomDevices)? = try await broker.retainedJSON("t2m/bridge/bedroom/devices") else {
+            Issue.record("no t2m/bridge/bedroom/devices")
+            return
+        }
+        #expect(bedroomDevices.contains { $0["id"] == .string(Self.device) })
+        let info = try await broker.retainedJSON("t2m/bridge/bedroom/info")
+        #expect(info?["cluster"]?["bridges"]?["kitchen"]?["room"] == "kitchen")
+
+        try await kitchen.kill9()
+        let killed = ContinuousClock.now
+        try await broker.waitForRetained("t2m/_cluster/bridges/kitchen", timeout: .seconds(5)) { $0.json?["state"] == "offline" }
+        let taken = try await broker.waitForRetained("t2m/_cluster/claims/\(Self.device)", timeout: .seconds(5)) {
+            $0.json?["owner"] == "bedroom"
+        }
+        #expect(taken.json?["term"] == 2)
+        #expect(ContinuousClock.now - killed < .seconds(5))
+        // The room is kept: the kitchen's bridge died, nothing says the sensor left the kitchen.
+        try await broker.waitForRetained("t2m/\(Self.device)") { $0.json?["rssi"] == -75 && $0.json?["room"] == "kitchen" }
+        #expect(broker.publishers(of: "t2m/\(Self.device)") == ["things2mqtt-kitchen", "things2mqtt-bedroom"])
+        #expect(try await bedroom.terminate() == 0)
+    }
+
+    @Test("only the owner connects a Nova; /set reaches it once; SIGTERM hands it over within 2 s and the other bridge connects it")
+    func connection() async throws {
+        let broker = try await Broker.start(logPublishes: true)
+        let (kitchen, kitchenBlueZ) = try await Self.bridge("kitchen", room: "kitchen", broker: broker)
+        let (bedroom, bedroomBlueZ) = try await Self.bridge("bedroom", room: "bedroom", broker: broker)
+        let novaPath = BlueZStandIn.devicePath(Self.novaAddress)
+        let adverts = Task {
+            while !Task.isCancelled {
+                try? await kitchenBlueZ.advertise(novaPath, rssi: -55)
+                try? await bedroomBlueZ.advertise(novaPath, rssi: -70)
+                try? await Task.sleep(for: .milliseconds(300))
+            }
+        }
+        defer { adverts.cancel() }
+        try await broker.waitForRetained("t2m/_cluster/claims/\(Self.nova)", timeout: .seconds(10)) { $0.json?["owner"] == "kitchen" }
+        try await broker.waitForRetained("t2m/\(Self.nova)", timeout: .seconds(15)) { $0.json?["status"] == "ready" }
+        try await Task.sleep(for: .seconds(2))
+        #expect(try await Self.connected(kitchenBlueZ, Self.novaAddress))
+        #expect(try await Self.connected(bedroomBlueZ, Self.novaAddress) == false)
+
+        let client = try await TestClient.connect(to: broker)
+        client.publish("t2m/\(Self.nova)/set", #"{"state":"ON"}"#)
+        try await broker.waitForRetained("t2m/\(Self.nova)") { $0.json?["state"] == "ON" && $0.json?["status"] == "ready" }
+        #expect(try await Self.connected(bedroomBlueZ, Self.novaAddress) == false, "no write can have reached the bedroom's Nova")
+
+        let stopped = ContinuousClock.now
+        #expect(try await kitchen.terminate() == 0)
+        try await broker.waitForRetained("t2m/_cluster/claims/\(Self.nova)", timeout: .seconds(2)) { $0.json?["owner"] == "bedroom" }
+        #expect(ContinuousClock.now - stopped < .seconds(3))
+        try await waitUntil("the bedroom bridge connects the Nova", timeout: .seconds(15)) {
+            try await Self.connected(bedroomBlueZ, Self.novaAddress)
+        }
+        #expect(try await bedroom.terminate() == 0)
+        await client.close()
+    }
+
+    @Test("a second bridge with a live bridge_id exits non-zero, naming it, and the live one stays online")
+    func duplicateID() async throws {
+        let broker = try await Broker.start()
+        let (first, _) = try await Self.bridge("hall", room: "hall", broker: broker)
+        let standIn = try await BlueZStandIn.start()
+        let second = try BridgeProcess.start(config: Self.config(broker.port, bridge: "hall", room: "hall"), environment: standIn.environment)
+        let status = try await second.child.waitForExit(timeout: .seconds(15))
+        #expect(status != 0)
+        #expect(second.stderr.contains("hall"))
+        try await Task.sleep(for: .seconds(1))
+        #expect(first.isRunning)
+        #expect(try await broker.retainedJSON("t2m/_cluster/bridges/hall")?["state"] == "online")
+        #expect(try await first.terminate() == 0)
+    }
+}
