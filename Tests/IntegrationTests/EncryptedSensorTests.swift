@@ -122,6 +122,16 @@ struct EncryptedSensorTests {
         let state = try await broker.waitForRetained("t2m/ble_d7c17d5deb43") { $0.json?["temperature"] == 24.6 }
         #expect(state.json?["humidity"] == 53 && state.json?["battery"] == 100)
 
+        // pySwitchbot's test_contact_sensor_closed: contact ON (closed), which Home Assistant's door class calls off.
+        let door = try await add(rig, "CB:39:CD:C4:3D:46", "WoContact")
+        try await rig.standIn.advertise(
+            door, rssi: -60, manufacturerData: [0x0969: hex("cb39cdc43d46898c002b001984")], serviceData: ["fd3d": hex("6440da00002b001984")])
+        let contact = try await broker.waitForRetained("t2m/ble_cb39cdc43d46") { $0.json?["contact"] == "ON" }
+        #expect(contact.json?["occupancy"] == "ON" && contact.json?["battery"] == 90)
+        let entity = try await broker.waitForRetained("homeassistant/binary_sensor/t2m_ble_cb39cdc43d46/contact/config")
+        #expect(entity.json?["device_class"] == "door")
+        #expect(entity.json?["payload_on"] == "OFF" && entity.json?["payload_off"] == "ON")
+
         // thermopro-ble's TP357 (24.1 °C) and then TP393's bytes (24.2 °C) under a new id, both kept by BlueZ.
         let thermometer = try await add(rig, "AA:BB:CC:DD:EE:01", "TP357 (2142)")
         try await rig.standIn.advertise(thermometer, rssi: -60, manufacturerData: [0xF1C2: hex("001d022c")])
