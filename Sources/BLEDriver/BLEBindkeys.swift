@@ -41,13 +41,7 @@ extension BLEDriver {
         default:
             throw CommandError("ble/bindkey needs \"key\": 32 hex digits (24 for MiBeacon v2/v3), or null")
         }
-        // What was learnt with the old key no longer holds.
-        for (path, entry) in tracked where entry.address == address {
-            var updated = entry
-            updated.keyProblems = []
-            updated.counters = [:]
-            tracked[path] = updated
-        }
+        forgetKeyState(of: [address])
         saveKeys()
         logger.info("Bindkey set", metadata: ["address": "\(address)", "cleared": "\(payload["key"] == .null)"])
         return ["address": .string(address.description), "key": payload["key"] == .null ? .null : "***"]
@@ -81,13 +75,21 @@ extension BLEDriver {
         let changed = Set(keys.keys).union(settings.bindkeys.keys).filter { keys[$0] != settings.bindkeys[$0] }
         settings.bindkeys = keys
         settings.formats = config.ble.formats
-        for (path, entry) in tracked where changed.contains(entry.address) {
+        forgetKeyState(of: changed)
+        logger.info("BLE keys and formats reloaded", metadata: ["bindkeys": "\(keys.count)", "formats": "\(settings.formats.count)"])
+    }
+
+    /// What was learnt with a device's old key no longer holds: its problems are reported afresh, its counters
+    /// start over, and it shows as encrypted again only if the new key does not open its adverts either.
+    private func forgetKeyState(of addresses: Set<BluetoothAddress>) {
+        for (path, entry) in tracked where addresses.contains(entry.address) {
             var updated = entry
             updated.keyProblems = []
             updated.counters = [:]
+            updated.encrypted = false
             tracked[path] = updated
+            describeDevice(path)
         }
-        logger.info("BLE keys and formats reloaded", metadata: ["bindkeys": "\(keys.count)", "formats": "\(settings.formats.count)"])
     }
 }
 

@@ -234,6 +234,11 @@ struct EncryptedSensorTests {
                 extended: 0x26, key: try BindKey(hex: Self.xiaomiKey)))
         try await rig.standIn.advertise(sensor, rssi: -60, serviceData: ["fe95": sealed])
         try await broker.waitForRetained("t2m/ble_a4c1380283f4") { $0.json?["humidity"] == 46.7 }
+        // With a working key it no longer shows as encrypted, and its model is known.
+        try await broker.waitForRetained("t2m/bridge/devices") { message in
+            guard case .array(let list)? = message.json else { return false }
+            return list.contains { $0["id"] == "ble_a4c1380283f4" && $0["details"]?["encrypted"] == nil && $0["model"] == "LYWSD03MMC" }
+        }
         #expect(try await rig.bridge.terminate() == 0)
         await client.close()
     }
