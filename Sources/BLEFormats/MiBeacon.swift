@@ -40,6 +40,9 @@ public enum MiBeacon {
             let counter = try reader.uint8()
             guard !control.isMesh else { throw .invalidValue("MiBeacon mesh frames are not read") }
             guard control.version >= 2 else { throw .invalidValue("MiBeacon version \(control.version), not 2 to 5") }
+            guard let model = MiBeaconModels.model(product) else {
+                throw .invalidValue("MiBeacon product 0x\(String(product, radix: 16)) is no sensor this decoder knows")
+            }
             // The MAC as the frame carries it: little-endian, the order the nonces take it in.
             var mac = sender.map(littleEndian)
             if control.hasMAC {
@@ -49,7 +52,6 @@ public enum MiBeacon {
                 mac = bytes
             }
             if control.hasCapability, try reader.uint8() & 0x20 != 0 { _ = try reader.uint8() }
-            let model = MiBeaconModels.model(product)
             guard control.hasObjects else { return .reading(Reading([], packetID: counter, model: model)) }
             let body = Array(payload[reader.offset...])
             let objects: [UInt8]

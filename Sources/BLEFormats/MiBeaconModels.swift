@@ -1,5 +1,6 @@
 /// Xiaomi product ids and what they are, as the MiBeacon header names them (the ids of xiaomi-ble's device
-/// table); an unknown id still decodes, under its number.
+/// table). Only these are read: phones, bands and other Xiaomi gadgets send `FE95` frames too, and must not
+/// appear as sensors.
 enum MiBeaconModels {
     /// Model and kind by product id.
     static let table: [UInt16: (model: String, name: String)] = [
@@ -87,11 +88,9 @@ enum MiBeaconModels {
         0x6A0F: "Linptech",
     ]
 
-    /// The model of a product id.
-    static func model(_ product: UInt16) -> SensorModel {
-        let hex = String(product, radix: 16, uppercase: true)
-        let id = String(repeating: "0", count: 4 - hex.count) + hex
-        guard let entry = table[product] else { return SensorModel(manufacturer: "Xiaomi", model: "MiBeacon 0x" + id) }
+    /// The model of a product id; nil for an id this table does not list.
+    static func model(_ product: UInt16) -> SensorModel? {
+        guard let entry = table[product] else { return nil }
         return SensorModel(manufacturer: makers[product] ?? "Xiaomi", model: entry.model, kind: entry.name)
     }
 }

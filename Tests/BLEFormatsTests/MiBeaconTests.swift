@@ -193,6 +193,12 @@ struct MiBeaconTests {
         #expect(!BindKeyError.notHex.description.contains("zz"))
     }
 
+    @Test("an unknown product id is not read (test_Xiaomi_unknown_device_logs_product_id): phones send FE95 too")
+    func unknownProduct() throws {
+        let sender = try BluetoothAddress("58:2D:34:3B:2E:BF")
+        #expect(MiBeacon.decode(hex("5020ffffa3bf2e3b342d580d1004b40095020a10013b"), sender: sender).failure != nil)
+    }
+
     @Test("a frame that names another MAC than its sender's is not read; cut frames are undecodable")
     func malformed() throws {
         let vector = Self.plain[0]
