@@ -103,12 +103,27 @@ extension BridgeService {
                 devices[id] = record
                 if record.descriptor != previous.descriptor { publishDiscovery(for: record, previous: previous) }
                 publishState(record)
+            case .peerState(let bridgeID, let online):
+                publishJSON(
+                    Topics(base: topics.base, bridgeID: bridgeID).bridgeState, ["state": .string(online ? "online" : "offline")],
+                    retain: true, qos: 1)
             case .duplicate(let bridgeID):
                 logger.error(
                     "Another live bridge has this bridge_id; stopping", metadata: ["bridge_id": "\(bridgeID)"])
                 stop = ClusterStop(description: "another live bridge uses cluster.bridge_id \"\(bridgeID)\"")
             }
         }
+    }
+
+    /// Whether this bridge answers a request sent to the shared `bridge/request/…`: one about a device this
+    /// bridge owns, or about one the cluster does not share when this is the live bridge with the lowest id.
+    /// Requests about no device go to a bridge's own `bridge/<bridge_id>/request/…`.
+    func answersShared(_ payload: [UInt8]) -> Bool {
+        guard let cluster, let named = JSONValue.parse(payload)?["device"]?.stringValue,
+            let record = lookup(named) ?? DeviceID(named).flatMap({ devices[$0] })
+        else { return false }
+        if cluster.manages(record.id) { return cluster.owned.contains(record.id) }
+        return cluster.isLowestLive
     }
 
     /// A device the cluster places gets a `room` sensor (its state key `room`: a bridge's room or `not_home`).

@@ -4,7 +4,7 @@ import Logging
 
 /// `bridge/request/<name>` → `bridge/response/<name>`, echoing `transaction`.
 extension BridgeService {
-    func handleRequest(_ name: String, payload: [UInt8]) async {
+    func handleRequest(_ name: String, payload: [UInt8], shared: Bool = false) async {
         var fields: [String: JSONValue] = [:]
         var transaction: JSONValue?
         if !String(decoding: payload, as: UTF8.self).trimmingWhitespace.isEmpty {
@@ -15,7 +15,7 @@ extension BridgeService {
                 }
                 object = parsed
             } catch {
-                respond(name, transaction: nil, .failure(error))
+                respond(name, transaction: nil, .failure(error), shared: shared)
                 return
             }
             transaction = object["transaction"]
@@ -25,12 +25,12 @@ extension BridgeService {
         let work: OffQueueWork
         do throws(CommandError) {
             guard let found = try offQueueWork(name, fields) else {
-                respond(name, transaction: transaction, await answer(name, fields))
+                respond(name, transaction: transaction, await answer(name, fields), shared: shared)
                 return
             }
             work = found
         } catch {
-            respond(name, transaction: transaction, .failure(error))
+            respond(name, transaction: transaction, .failure(error), shared: shared)
             return
         }
         // Drivers may need the network or a device to answer; the bridge keeps handling other messages meanwhile.
@@ -41,13 +41,14 @@ extension BridgeService {
             } catch {
                 result = .failure(error)
             }
-            await self.respond(name, transaction: transaction, result)
+            await self.respond(name, transaction: transaction, result, shared: shared)
         }
-        if !started { respond(name, transaction: transaction, .failure(CommandError("the bridge is stopping"))) }
+        if !started { respond(name, transaction: transaction, .failure(CommandError("the bridge is stopping")), shared: shared) }
     }
 
-    /// Publishes `bridge/response/<name>`.
-    func respond(_ name: String, transaction: JSONValue?, _ result: Result<JSONValue, CommandError>) {
+    /// Publishes `bridge/response/<name>` (in a cluster: under `bridge/<bridge_id>/`, or the shared one for a
+    /// request that came on the shared topic).
+    func respond(_ name: String, transaction: JSONValue?, _ result: Result<JSONValue, CommandError>, shared: Bool = false) {
         var response: [String: JSONValue]
         switch result {
         case .success(let data): response = ["status": "ok", "data": data]
@@ -57,7 +58,7 @@ extension BridgeService {
                 "failed requests", source: name, "Request failed", metadata: ["request": "\(name)", "error": "\(error.message)"])
         }
         if let transaction { response["transaction"] = transaction }
-        publishJSON(topics.response(name), .object(response), retain: false, qos: 1)
+        publishJSON((shared ? Topics(base: topics.base) : topics).response(name), .object(response), retain: false, qos: 1)
     }
 
     /// The driver and its request name for `<integration>/<name>` requests of running integrations.

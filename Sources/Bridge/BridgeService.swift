@@ -171,6 +171,8 @@ public actor BridgeService: Service {
         }
         if let name = topics.requestName(message.topic) {
             await handleRequest(name, payload: message.payload)
+        } else if cluster != nil, let name = Topics(base: topics.base).requestName(message.topic) {
+            if answersShared(message.payload) { await handleRequest(name, payload: message.payload, shared: true) }
         } else if let target = CommandTopic.parse(message.topic, base: topics.base) {
             await handleCommand(target, payload: message.payload)
         }

@@ -40,6 +40,7 @@ struct InboxFilter: Sendable {
     /// is a command).
     func isCommand(_ topic: String) -> Bool {
         topics.requestName(topic) != nil || CommandTopic.parse(topic, base: topics.base) != nil
+            || (clusterRoot != nil && Topics(base: topics.base).requestName(topic) != nil)
     }
 
     /// Whether `needle` occurs in `haystack`; linear for the short, distinctive needles used here.

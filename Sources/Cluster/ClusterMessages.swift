@@ -93,8 +93,10 @@ public struct ClusterTopics: Sendable, Equatable {
     public func probe(_ bridge: String) -> String { "\(root)/bridges/\(bridge)/probe" }
     /// The claim of a device.
     public func claim(_ device: DeviceID) -> String { "\(root)/claims/\(device.rawValue)" }
-    /// One bridge's observation of a device.
-    public func observation(_ device: DeviceID, by bridge: String) -> String { "\(root)/obs/\(device.rawValue)/\(bridge)" }
+    /// One bridge's shared signals, every device that was due in one message (never retained).
+    public func observations(_ bridge: String) -> String { "\(root)/obs/\(bridge)" }
+    /// One bridge's renewal of the claims it holds, all in one message (never retained).
+    public func renewal(_ bridge: String) -> String { "\(root)/renew/\(bridge)" }
     /// Everything of the cluster, for the subscription.
     public var all: String { "\(root)/#" }
 
@@ -104,7 +106,8 @@ public struct ClusterTopics: Sendable, Equatable {
         /// A bridge's start-up probe: once its own comes back, every retained presence has arrived before it.
         case probe(bridge: String)
         case claim(DeviceID)
-        case observation(DeviceID, bridge: String)
+        case observations(bridge: String)
+        case renewal(bridge: String)
     }
 
     /// Parses a topic; nil outside the layout.
@@ -115,7 +118,8 @@ public struct ClusterTopics: Sendable, Equatable {
         case ("bridges", 2): return .presence(bridge: levels[1])
         case ("bridges", 3) where levels[2] == "probe": return .probe(bridge: levels[1])
         case ("claims", 2): return DeviceID(levels[1]).map { .claim($0) }
-        case ("obs", 3): return DeviceID(levels[1]).map { .observation($0, bridge: levels[2]) }
+        case ("obs", 2): return .observations(bridge: levels[1])
+        case ("renew", 2): return .renewal(bridge: levels[1])
         default: return nil
         }
     }

@@ -32,27 +32,23 @@ extension ClusterState {
         entry.unclaimedSince = nil
         guard let claim = entry.claim, claim.owner == me else { return [] }
         if let handover = handOver(device, &entry, ranked, claim, now: now) { return handover }
-        var actions: [ClusterAction] = []
         let heard = entry.observations[me].flatMap { now - $0.at <= timings.observationLife ? $0.rssi : nil }
         let heardLately = entry.observations.values.contains { now - $0.at <= timings.awayAfter }
         let before = entry.room.room
         let hearing = ranked.map { (bridge: $0.bridge, room: $0.bridge == me ? room : peers[$0.bridge]?.room) }
-        var renewed = claim
-        var due = entry.renewedAt.map { now - $0 >= timings.renewal } ?? true
         let liveRooms = Set(peers.values.filter(\.online).compactMap(\.room) + [room].compactMap { $0 })
-        if let placed = entry.room.update(hearing: hearing, heardLately: heardLately, liveRooms: liveRooms), placed != before {
-            actions.append(.room(device, placed))
-            renewed.room = placed
-            due = true
-        }
-        // Renewed while this bridge hears the device, and while nobody does until it is placed away; then the
-        // claim lapses, and a bridge that hears it again claims it.
-        guard heard != nil || (ranked.isEmpty && before != RoomPresence.away), due else { return actions }
-        if let heard { renewed.score = heard }
-        entry.claim = renewed
+        // Renewed (in the bridge's one renewal message) while this bridge hears the device, and while nobody
+        // does until it is placed away; then the claim lapses, and a bridge that hears it again claims it.
+        if heard != nil || (ranked.isEmpty && before != RoomPresence.away) { renewable.insert(device) }
+        guard let placed = entry.room.update(hearing: hearing, heardLately: heardLately, liveRooms: liveRooms), placed != before
+        else { return [] }
+        // A new room is written into the retained claim, so a later owner starts from it.
+        var placedClaim = claim
+        placedClaim.room = placed
+        if let heard { placedClaim.score = heard }
+        entry.claim = placedClaim
         entry.claimAt = now
-        entry.renewedAt = now
-        return actions + [.publish(topic: topics.claim(device), payload: renewed.json, retain: true)]
+        return [.room(device, placed), .publish(topic: topics.claim(device), payload: placedClaim.json, retain: true)]
     }
 
     /// No valid claim: the bridges that hear the device claim it in rank order, the best after no delay.
@@ -66,13 +62,15 @@ extension ClusterState {
         }
         let since = entry.unclaimedSince ?? now
         entry.unclaimedSince = since
-        guard now - since >= timings.rankDelay * rank else { return [] }
+        // Ranks count from when the device became unclaimed, or from when every bridge had an interval to share.
+        guard let first = entry.firstHeard, now - max(since, first + timings.observation) >= timings.rankDelay * rank,
+            now - first >= timings.observation
+        else { return [] }
         let claim = Claim(
             owner: me, term: (entry.claim?.term ?? 0) + 1, epoch: epoch, score: ranked[rank].rssi, room: entry.room.room)
         if let previous = entry.claim?.owner, previous != me { entry.lost[previous] = now }
         entry.claim = claim
         entry.claimAt = now
-        entry.renewedAt = now
         entry.unclaimedSince = nil
         entry.lead = nil
         return [.publish(topic: topics.claim(device), payload: claim.json, retain: true)]
@@ -103,7 +101,6 @@ extension ClusterState {
         entry.lost[me] = now
         entry.claim = passed
         entry.claimAt = now
-        entry.renewedAt = nil
         entry.lead = nil
         return [.publish(topic: topics.claim(device), payload: passed.json, retain: true)]
     }

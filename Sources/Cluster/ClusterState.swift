@@ -12,6 +12,10 @@ public enum ClusterAction: Sendable, Equatable {
     case duplicate(String)
     /// The owner placed the device in a room (or `not_home`): put `room` in its state.
     case room(DeviceID, String)
+    /// A bridge went offline (its will or its stop): its own `bridge/<id>/state` should say so; only the live
+    /// bridge with the lowest id is asked, so it is said once. When it is back, the same bridge says `online`,
+    /// so its own re-sent messages never contradict the peer.
+    case peerState(String, online: Bool)
 }
 
 /// One bridge's view of the cluster: peers, claims and observations, stepped by what arrives, what this bridge
@@ -28,6 +32,13 @@ public struct ClusterState: Sendable {
     var peers: [String: Presence] = [:]
     var devices: [DeviceID: DeviceOwnership] = [:]
     var signals: [DeviceID: SharedSignal] = [:]
+    /// Shared signals due, sent together at the next tick.
+    var dueSignals: [DeviceID: Double] = [:]
+    /// Owned devices whose claims the next renewal carries (heard by this bridge, or not yet placed away).
+    var renewable: Set<DeviceID> = []
+    var renewedAt: ContinuousClock.Instant?
+    /// Peers whose `bridge/<id>/state` this bridge set offline.
+    var markedOffline: Set<String> = []
     /// The devices this bridge owns now.
     public internal(set) var owned: Set<DeviceID> = []
 
@@ -49,6 +60,9 @@ public struct ClusterState: Sendable {
     /// Whether the cluster decides who publishes the device (some bridge heard it or claimed it).
     public func manages(_ device: DeviceID) -> Bool { devices[device] != nil }
 
+    /// Whether no online bridge has a lower id than this one: it speaks for the cluster where one must.
+    public var isLowestLive: Bool { !peers.contains { $0.value.online && $0.key < me } }
+
     /// The room the device was last placed in (by any owner), if any.
     public func room(of device: DeviceID) -> String? { devices[device]?.room.room }
 
@@ -67,7 +81,8 @@ public struct ClusterState: Sendable {
             return []
         }
         devices[device, default: DeviceOwnership()].observe(me, rssi: value, at: now)
-        return [.publish(topic: topics.observation(device, by: me), payload: ["rssi": .number(value)], retain: false)]
+        dueSignals[device] = value
+        return []
     }
 
     /// A message under the cluster topic arrived.
@@ -78,9 +93,21 @@ public struct ClusterState: Sendable {
             return [.publish(topic: topics.presence(me), payload: presence.json, retain: true)]
         case .presence(let bridge): return presenceArrived(bridge, payload.flatMap(Presence.init))
         case .claim(let device): return claimArrived(device, payload.flatMap(Claim.init), now: now)
-        case .observation(let device, let bridge) where bridge != me:
-            guard let rssi = payload?["rssi"]?.doubleValue, rssi.isFinite else { return [] }
-            devices[device, default: DeviceOwnership()].observe(bridge, rssi: rssi, at: now)
+        case .observations(let bridge) where bridge != me:
+            for (key, value) in payload?.objectValue ?? [:] {
+                guard let device = DeviceID(key), let rssi = value.doubleValue, rssi.isFinite else { continue }
+                devices[device, default: DeviceOwnership()].observe(bridge, rssi: rssi, at: now)
+            }
+            return []
+        case .renewal(let bridge) where bridge != me:
+            guard let epoch = payload?["epoch"]?.doubleValue.map({ Int64($0) }) else { return [] }
+            for (key, term) in payload?["devices"]?.objectValue ?? [:] {
+                guard let device = DeviceID(key), var entry = devices[device], let claim = entry.claim,
+                    claim.owner == bridge, claim.epoch == epoch, term.doubleValue.map({ Int($0) }) == claim.term
+                else { continue }
+                entry.claimAt = now
+                devices[device] = entry
+            }
             return []
         default: return []
         }
@@ -89,8 +116,13 @@ public struct ClusterState: Sendable {
     private mutating func presenceArrived(_ bridge: String, _ presence: Presence?) -> [ClusterAction] {
         guard let presence else { return [] }
         guard bridge == me else {
+            let wasOnline = peers[bridge]?.online ?? false
             peers[bridge] = presence
-            return []
+            if presence.online, markedOffline.remove(bridge) != nil { return [.peerState(bridge, online: true)] }
+            let lowest = ([me] + peers.filter { $0.value.online }.map(\.key)).min()
+            guard wasOnline, !presence.online, lowest == me else { return [] }
+            markedOffline.insert(bridge)
+            return [.peerState(bridge, online: false)]
         }
         guard presence.online, presence.epoch != epoch else { return [] }
         // Another run under this id: before start-up it is the live one; after, the older run stays.
@@ -110,7 +142,6 @@ public struct ClusterState: Sendable {
         entry.claim = claim
         entry.claimAt = claim == nil ? nil : now
         entry.room.adopt(claim?.room)
-        if claim?.owner == me { entry.renewedAt = entry.renewedAt ?? now }
         devices[device] = entry
         return settle(device, entry, now: now)
     }
@@ -119,14 +150,44 @@ public struct ClusterState: Sendable {
     public mutating func tick(now: ContinuousClock.Instant) -> [ClusterAction] {
         guard started else { return [] }
         var actions: [ClusterAction] = []
+        renewable = []
         for device in Array(devices.keys) {
             guard var entry = devices[device] else { continue }
             actions += step(device, &entry, now: now)
             devices[device] = entry
             actions += settle(device, entry, now: now)
         }
-        return actions
+        return actions + share() + renew(now: now)
     }
+
+    /// The signals due, in messages of at most `batch` devices.
+    private mutating func share() -> [ClusterAction] {
+        guard !dueSignals.isEmpty else { return [] }
+        defer { dueSignals = [:] }
+        let entries = dueSignals.sorted { $0.key.rawValue < $1.key.rawValue }
+        return stride(from: 0, to: entries.count, by: Self.batch).map { start in
+            let part = entries[start..<min(start + Self.batch, entries.count)]
+            let payload = JSONValue.object(Dictionary(uniqueKeysWithValues: part.map { ($0.key.rawValue, JSONValue.number($0.value)) }))
+            return .publish(topic: topics.observations(me), payload: payload, retain: false)
+        }
+    }
+
+    /// Every `renewal_interval`, one message renews the claims of every device this bridge still keeps.
+    private mutating func renew(now: ContinuousClock.Instant) -> [ClusterAction] {
+        guard renewedAt.map({ now - $0 >= timings.renewal }) ?? true else { return [] }
+        renewedAt = now
+        let kept = renewable.sorted { $0.rawValue < $1.rawValue }
+        guard !kept.isEmpty else { return [] }
+        for device in kept { devices[device]?.claimAt = now }
+        return stride(from: 0, to: kept.count, by: Self.batch).map { start in
+            let part = kept[start..<min(start + Self.batch, kept.count)]
+            let terms = Dictionary(uniqueKeysWithValues: part.map { ($0.rawValue, JSONValue.number(Double(devices[$0]?.claim?.term ?? 0))) })
+            return .publish(topic: topics.renewal(me), payload: ["epoch": .number(Double(epoch)), "devices": .object(terms)], retain: false)
+        }
+    }
+
+    /// Devices per shared-signal or renewal message, so one stays a few kilobytes.
+    static let batch = 200
 }
 
 extension ClusterState {

@@ -10,8 +10,6 @@ struct DeviceOwnership: Sendable {
     var observations: [String: (rssi: Double, at: ContinuousClock.Instant)] = [:]
     /// Since when no valid claim has been seen, while this bridge is a candidate.
     var unclaimedSince: ContinuousClock.Instant?
-    /// The owner's last renewal (only while this bridge owns it).
-    var renewedAt: ContinuousClock.Instant?
     /// The challenger leading by enough, for how many windows in a row, and when the current window began.
     var lead: (bridge: String, windows: Int)?
     var windowStart: ContinuousClock.Instant?
@@ -20,8 +18,13 @@ struct DeviceOwnership: Sendable {
     /// The room it is in, decided by its owner.
     var room = RoomPresence()
 
+    /// When any bridge first heard the device: nobody claims it before the others had an interval to say
+    /// how well they hear it.
+    var firstHeard: ContinuousClock.Instant?
+
     /// Notes an observation for ownership and for the room.
     mutating func observe(_ bridge: String, rssi: Double, at now: ContinuousClock.Instant) {
+        if firstHeard == nil { firstHeard = now }
         observations[bridge] = (rssi, now)
         room.note(bridge, rssi: rssi)
     }

@@ -224,3 +224,20 @@ struct SplitMix {
         return (-2 * log(u)).squareRoot() * cos(2 * .pi * v)
     }
 }
+
+extension ClusterStateTests {
+    @Test("noise (−65 ± 6 vs −68 ± 6 dBm for 10 minutes, an advert every 500 ms) changes the owner at most once")
+    func noisyOwnership() {
+        var generator = SplitMix(seed: 11)
+        var network = ClusterNetwork()
+        network.add("a", epoch: 1)
+        network.add("b", epoch: 2)
+        for _ in 0..<1200 {
+            let a = Int((-65 + generator.gaussian() * 6).rounded()), b = Int((-68 + generator.gaussian() * 6).rounded())
+            network.run(500, step: 500, hearing: ["a": [Self.device: a], "b": [Self.device: b]])
+        }
+        let gains = network.log.filter { if case .gained = $0.action { true } else { false } }
+        #expect(gains.count <= 2, "\(gains.map(\.bridge))")
+        #expect(network.owners(of: Self.device).count == 1)
+    }
+}

@@ -30,13 +30,14 @@ struct SharedSignalTests {
             ("t2m/_cluster/bridges/kitchen", ClusterTopics.Subject.presence(bridge: "kitchen")),
             ("t2m/_cluster/bridges/kitchen/probe", .probe(bridge: "kitchen")),
             ("t2m/_cluster/claims/ble_a4c138000001", .claim(DeviceID("ble_a4c138000001")!)),
-            ("t2m/_cluster/obs/ble_a4c138000001/hall", .observation(DeviceID("ble_a4c138000001")!, bridge: "hall")),
+            ("t2m/_cluster/obs/hall", .observations(bridge: "hall")),
+            ("t2m/_cluster/renew/hall", .renewal(bridge: "hall")),
         ])
     func subjects(topic: String, subject: ClusterTopics.Subject) {
         #expect(ClusterTopics(root: "t2m/_cluster").subject(of: topic) == subject)
     }
 
-    @Test("malformed topics are nobody's", arguments: ["t2m/_cluster", "t2m/_cluster/claims", "t2m/_cluster/obs/x", "t2m/other/bridges/a", "t2m/_cluster/claims/notanid"])
+    @Test("malformed topics are nobody's", arguments: ["t2m/_cluster", "t2m/_cluster/claims", "t2m/_cluster/obs/x/y", "t2m/other/bridges/a", "t2m/_cluster/claims/notanid"])
     func malformed(topic: String) {
         #expect(ClusterTopics(root: "t2m/_cluster").subject(of: topic) == nil)
     }

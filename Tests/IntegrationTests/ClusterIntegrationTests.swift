@@ -95,6 +95,14 @@ struct ClusterIntegrationTests {
             return
         }
         #expect(bedroomDevices.contains { $0["id"] == .string(Self.device) })
+        // A request about the sensor on the shared topic is answered once, by its owner.
+        let client = try await TestClient.connect(to: broker)
+        let remembered = try await client.request("device/remember", #"{"device": "\#(Self.device)", "transaction": "r1"}"#)
+        #expect(remembered["status"] == "ok", "\(remembered)")
+        try await Task.sleep(for: .milliseconds(500))
+        #expect(broker.publishers(of: "t2m/bridge/response/device/remember") == ["things2mqtt-kitchen"])
+        #expect(client.messages(on: "t2m/bridge/response/device/remember").count == 1)
+        await client.close()
         let info = try await broker.retainedJSON("t2m/bridge/bedroom/info")
         #expect(info?["cluster"]?["bridges"]?["kitchen"]?["room"] == "kitchen")
 
@@ -106,6 +114,8 @@ struct ClusterIntegrationTests {
         }
         #expect(taken.json?["term"] == 2)
         #expect(ContinuousClock.now - killed < .seconds(5))
+        // The dead bridge cannot say it is offline on its own state topic; the live one says it for it.
+        try await broker.waitForRetained("t2m/bridge/kitchen/state", timeout: .seconds(5)) { $0.json?["state"] == "offline" }
         // The room is kept: the kitchen's bridge died, nothing says the sensor left the kitchen.
         try await broker.waitForRetained("t2m/\(Self.device)") { $0.json?["rssi"] == -75 && $0.json?["room"] == "kitchen" }
         #expect(broker.publishers(of: "t2m/\(Self.device)") == ["things2mqtt-kitchen", "things2mqtt-bedroom"])
