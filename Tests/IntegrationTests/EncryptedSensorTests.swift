@@ -50,6 +50,20 @@ struct EncryptedSensorTests {
         }
         guard case .array(let list)? = devices.json else { throw TestFailure("no bridge/devices") }
         #expect(list.first { $0["id"] == "ble_a4c1380283f4" }?["manufacturer"] == "Xiaomi")
+        // A MiBeacon sensor whose configured key is not the one it seals with: one event, no values.
+        let client = try await TestClient.connect(to: broker)
+        try await client.subscribe("t2m/bridge/event")
+        let other = try await add(rig, "B0:00:00:00:00:09", "LYWSD03MMC")
+        let frame = try #require(
+            MiBeacon.seal(
+                [0x06, 0x10, 0x02, 0xD3, 0x01], sender: try BluetoothAddress("B0:00:00:00:00:09"), product: 0x055B, counter: 3,
+                extended: 0, key: try BindKey(hex: Self.xiaomiKey)))
+        try await rig.standIn.advertise(other, rssi: -60, serviceData: ["fe95": frame])
+        let wrong = try await client.waitForMessage(topic: "t2m/bridge/event") { $0.json?["type"] == "decryption_failed" }
+        #expect(wrong.json?["data"]?["problem"] == "wrong" && wrong.json?["data"]?["format"] == "xiaomi")
+        #expect(wrong.json?["data"]?["id"] == "ble_b00000000009")
+        #expect(try await broker.retainedJSON("t2m/ble_b00000000009")?["humidity"] == nil)
+        await client.close()
         // The keys never leave the bridge: bridge/info names the addresses only.
         let info = try await broker.waitForRetained("t2m/bridge/info")
         #expect(!info.text.contains(Self.xiaomiKey) && !info.text.contains(Self.bthomeKey))
