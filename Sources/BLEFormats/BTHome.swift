@@ -88,6 +88,19 @@ public enum BTHome {
     /// does), counting objects that carried no event, so a four-button remote's third button is always
     /// `button_3`. Then the empty places are dropped; a button or dimmer that carried no event is `quiet`.
     static func numbered(_ objects: [(quantity: Quantity, values: [Measurement?])]) -> ([Measurement], [Quantity]) {
+        // Most adverts carry each quantity once: then nothing is numbered and no table is needed, which keeps
+        // string hashing off the path of every advert.
+        let keys = objects.map(\.quantity.key)
+        let repeats = keys.indices.contains { index in keys[(index + 1)...].contains(keys[index]) }
+        if !repeats {
+            var result: [Measurement] = []
+            var quiet: [Quantity] = []
+            for (group, values) in objects {
+                if case .event = group.kind, values.first.map({ $0 == nil }) == true { quiet.append(group) }
+                result += values.compactMap { $0 }
+            }
+            return (result, quiet)
+        }
         var totals: [String: Int] = [:]
         for object in objects { totals[object.quantity.key, default: 0] += 1 }
         var seen: [String: Int] = [:]
