@@ -32,8 +32,10 @@ public struct ClusterState: Sendable {
     var peers: [String: Presence] = [:]
     var devices: [DeviceID: DeviceOwnership] = [:]
     var signals: [DeviceID: SharedSignal] = [:]
-    /// Shared signals due, sent together at the next tick.
+    /// Shared signals due, sent together once per observation interval (at the next tick after a jump).
     var dueSignals: [DeviceID: Double] = [:]
+    var signalJumped = false
+    var sharedAt: ContinuousClock.Instant?
     /// Owned devices whose claims the next renewal carries (heard by this bridge, or not yet placed away).
     var renewable: Set<DeviceID> = []
     var renewedAt: ContinuousClock.Instant?
@@ -82,6 +84,7 @@ public struct ClusterState: Sendable {
         }
         devices[device, default: DeviceOwnership()].observe(me, rssi: value, at: now)
         dueSignals[device] = value
+        if signals[device]?.jumped == true { signalJumped = true }
         return []
     }
 
@@ -157,12 +160,15 @@ public struct ClusterState: Sendable {
             devices[device] = entry
             actions += settle(device, entry, now: now)
         }
-        return actions + share() + renew(now: now)
+        return actions + share(now: now) + renew(now: now)
     }
 
-    /// The signals due, in messages of at most `batch` devices.
-    private mutating func share() -> [ClusterAction] {
-        guard !dueSignals.isEmpty else { return [] }
+    /// The signals due, once per observation interval or at once after a jump, in messages of at most `batch`
+    /// devices: so a bridge sends about one message per interval however many devices it hears.
+    private mutating func share(now: ContinuousClock.Instant) -> [ClusterAction] {
+        guard !dueSignals.isEmpty, signalJumped || (sharedAt.map { now - $0 >= timings.observation } ?? true) else { return [] }
+        sharedAt = now
+        signalJumped = false
         defer { dueSignals = [:] }
         let entries = dueSignals.sorted { $0.key.rawValue < $1.key.rawValue }
         return stride(from: 0, to: entries.count, by: Self.batch).map { start in
@@ -186,8 +192,8 @@ public struct ClusterState: Sendable {
         }
     }
 
-    /// Devices per shared-signal or renewal message, so one stays a few kilobytes.
-    static let batch = 200
+    /// Devices per shared-signal or renewal message, so one stays under 16 KB.
+    static let batch = 500
 }
 
 extension ClusterState {

@@ -12,6 +12,9 @@ public struct SharedSignal: Sendable {
     /// Starts with nothing heard.
     public init() {}
 
+    /// Whether the last value `add` returned moved by `jump` or more (to be sent without waiting).
+    public private(set) var jumped = false
+
     /// Takes a reading; returns the value to share now, if one is due.
     public mutating func add(
         rssi: Int, offset: Double, interval: Duration, now: ContinuousClock.Instant
@@ -19,7 +22,8 @@ public struct SharedSignal: Sendable {
         let reading = Double(rssi) + offset
         let value = average.map { $0 + Self.alpha * (reading - $0) } ?? reading
         average = value
-        if let shared, now - shared.at < interval, abs(value - shared.value) < Self.jump { return nil }
+        jumped = shared.map { abs(value - $0.value) >= Self.jump } ?? false
+        if let shared, now - shared.at < interval, !jumped { return nil }
         let rounded = (value * 10).rounded() / 10
         shared = (rounded, now)
         return rounded

@@ -26,6 +26,12 @@ struct Bench: AsyncParsableCommand {
     @Flag(help: "Only the BLE advert ingest figures (C sender, bare C receiver, daemon).")
     var ingestOnly = false
 
+    @Flag(help: "Only the cluster figures (three bridges, each with its own BlueZ stand-in).")
+    var clusterOnly = false
+
+    @Option(help: "Sensors every bridge of the cluster hears.")
+    var clusterDevices = 300
+
     @Flag(help: "Only the EV3 figures.")
     var ev3Only = false
 
@@ -40,6 +46,7 @@ struct Bench: AsyncParsableCommand {
         if ingestOnly { return try await ingest(broker) }
         if bleOnly { return try await ble(broker) }
         if ev3Only { return try await ev3(broker) }
+        if clusterOnly { return try await cluster(broker) }
         try await external(broker)
         if externalOnly { return }
         try await ble(broker)
@@ -170,3 +177,20 @@ struct Bench: AsyncParsableCommand {
         }
     }
 }
+
+extension Bench {
+    /// Three bridges hearing the same sensors, against one bridge alone.
+    func cluster(_ broker: Broker) async throws {
+        let bench = ClusterBench(broker: broker, devices: clusterDevices)
+        let figures = try await bench.run()
+        print("Cluster: 3 bridges (each its own BlueZ stand-in), \(clusterDevices) sensors heard by all three (−60/−70/−80 dBm ±3),")
+        let asked = Double(clusterDevices) / 2
+        print(String(format: "  an advert per sensor and stand-in every 2 s: %.0f/s asked of each stand-in; sent %.0f/s (alone), %.0f/s (three)",
+            asked, figures.aloneAdvertRate, figures.advertRate))
+        print(String(format: "  MQTT messages per device per minute: one bridge alone %.2f; the cluster %.2f (%.2f of them on the cluster topic), %.2f× alone (target ≤ 1.5×)",
+            figures.alonePerDeviceMinute, figures.clusterPerDeviceMinute, figures.clusterSharePerDeviceMinute,
+            figures.clusterPerDeviceMinute / figures.alonePerDeviceMinute))
+        print("  fail-over after kill -9 of b1 (−60 dBm): \(figures.claimed) of the \(figures.ownedByKilled) sensors it owned claimed again; from the kill: \(figures.failover.summary)")
+    }
+}
+

@@ -244,6 +244,26 @@ def AdvertiseBurst(self, device_path, count, rssi):
         _changed(device, DEVICE_IFACE, {'RSSI': dbus.Int16(value, variant_level=1)})
 
 
+@dbus.service.method(BLUEZ_MOCK_IFACE, in_signature='suu', out_signature='as')
+def AddSensors(self, adapter_device_name, first, count):
+    '''`count` devices named "Sensor N" at A4:C1:38 addresses numbered from `first`; returns their paths.'''
+    paths = []
+    for number in range(first, first + count):
+        address = 'A4:C1:38:%02X:%02X:%02X' % ((number >> 16) & 0xFF, (number >> 8) & 0xFF, number & 0xFF)
+        paths.append(AddDevice(self, adapter_device_name, address, 'Sensor %d' % number))
+    return dbus.Array(paths, signature='s')
+
+
+@dbus.service.method(BLUEZ_MOCK_IFACE, in_signature='asiu', out_signature='u')
+def AdvertiseAll(self, device_paths, rssi, jitter):
+    '''One RSSI advert for each device, at `rssi` plus or minus up to `jitter` dB; returns how many were sent.'''
+    import random
+    for path in device_paths:
+        value = rssi + random.randint(-int(jitter), int(jitter))
+        _changed(_object(path), DEVICE_IFACE, {'RSSI': dbus.Int16(value, variant_level=1)})
+    return dbus.UInt32(len(device_paths))
+
+
 @dbus.service.method(BLUEZ_MOCK_IFACE, in_signature='sas', out_signature='')
 def SetServices(self, device_path, uuids):
     '''The service UUIDs the device advertises.'''
