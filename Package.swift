@@ -29,6 +29,11 @@ let package = Package(
             providers: [.apt(["libmosquitto-dev"])]
         ),
         .systemLibrary(
+            name: "COpenSSL",
+            pkgConfig: "libcrypto",
+            providers: [.apt(["libssl-dev"])]
+        ),
+        .systemLibrary(
             name: "CDBus",
             pkgConfig: "dbus-1",
             providers: [.apt(["libdbus-1-dev"])]
@@ -112,7 +117,7 @@ let package = Package(
         ),
         .target(
             name: "BLEFormats",
-            dependencies: ["BLEModels", "BridgeCore", "Support"],
+            dependencies: ["BLEModels", "BridgeCore", "COpenSSL", "Support"],
             swiftSettings: strictSettings
         ),
         .target(
@@ -212,6 +217,7 @@ let package = Package(
         .executableTarget(
             name: "things2mqtt-bench",
             dependencies: [
+                "BLEFormats",
                 "Mosquitto",
                 "LIFXSimulator",
                 "TestSupport",

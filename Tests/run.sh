@@ -31,7 +31,7 @@ if [ "$(id -u)" -ne 0 ]; then
     SUDO=sudo
 fi
 
-PACKAGES=(mosquitto mosquitto-clients libmosquitto-dev libdbus-1-dev dbus-daemon python3-dbusmock pkg-config python3-venv openssl)
+PACKAGES=(mosquitto mosquitto-clients libmosquitto-dev libdbus-1-dev libssl-dev dbus-daemon python3-dbusmock pkg-config python3-venv openssl)
 
 echo "==> System packages: ${PACKAGES[*]}"
 missing=()

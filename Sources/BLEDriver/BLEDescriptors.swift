@@ -51,7 +51,9 @@ public enum BLEDescriptors {
                 quantity.key, name: quantity.name, unit: quantity.unit, deviceClass: quantity.deviceClass,
                 stateClass: quantity.stateClass, category: category)
         case .binary:
-            return .binary(quantity.key, name: quantity.name, deviceClass: quantity.deviceClass, category: category)
+            return .binary(
+                quantity.key, name: quantity.name, on: quantity.inverted ? "OFF" : "ON", off: quantity.inverted ? "ON" : "OFF",
+                deviceClass: quantity.deviceClass, category: category)
         case .text:
             return .text(quantity.key, name: quantity.name, category: category)
         case .event(let types):
@@ -80,6 +82,14 @@ public enum BLEDescriptors {
         case .bthome: "BTHome sensor"
         case .atc: "Thermometer (atc1441 firmware)"
         case .pvvx: "Thermometer (pvvx firmware)"
+        case .xiaomi: "Xiaomi sensor (MiBeacon)"
+        case .switchbot: "SwitchBot sensor"
+        case .govee: "Govee thermo-hygrometer"
+        case .oralb: "Oral-B toothbrush"
+        case .thermopro: "ThermoPro hygrometer"
+        case .inkbird: "Inkbird thermometer"
+        case .ruuvi: "RuuviTag"
+        case .user: "Custom sensor"
         case .ibeacon: "iBeacon"
         case .eddystone: "Eddystone beacon"
         }

@@ -12,7 +12,10 @@ extension BLEDriver {
         guard let address = device.address else { return }
         let path = device.path
         let hasData = !properties.isDisjoint(with: ["ServiceData", "ManufacturerData"])
-        let results = hasData ? PassiveDecoder.decode(advert(of: device), formats: passiveFormats) : []
+        let results =
+            hasData
+            ? PassiveDecoder.decode(
+                advert(of: device), formats: passiveFormats, key: bindkey(for: address), user: settings.formats) : []
         if tracked[path] == nil, !admit(device, address, passive: results.first(where: \.isRecognised)?.format) { return }
         // Taken out while it changes, so its windows and tables are changed in place rather than copied.
         guard var entry = tracked.removeValue(forKey: path) else { return }
@@ -24,7 +27,9 @@ extension BLEDriver {
             entry.adapter = device.adapter
         }
         let known = entry.quantities.count
+        let (model, encrypted) = (entry.model, entry.encrypted)
         let measurements = ingest(results, into: &entry)
+        if entry.model != model || entry.encrypted != encrypted { describe = true }
         // Quiet buttons are learnt while ingesting, so their entities exist before the first press.
         if entry.learn(measurements) || entry.quantities.count != known { describe = true }
         // Button presses and dimmer turns are occurrences: published once each, never state or throttled.

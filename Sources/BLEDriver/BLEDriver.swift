@@ -1,5 +1,6 @@
+import BLEFormats
 import BLEModels
-import BridgeConfig
+public import BridgeConfig
 public import BridgeCore
 import BlueZ
 public import DBus
@@ -9,11 +10,12 @@ import Support
 
 /// BLE devices through BlueZ: discovery with signal strength, device status, which devices appear
 /// (rules, configured, remembered, permit window), and connections on request.
-public actor BLEDriver: DeviceDriver, ConnectionControl {
+public actor BLEDriver: DeviceDriver, ConnectionControl, ReloadableDriver {
     /// This driver serves `ble`.
     public nonisolated let integration = Integration.ble
 
-    let settings: BLESettings
+    /// The `ble` section; a reload changes its keys and formats only (the rest needs a restart).
+    var settings: BLESettings
     let configured: Set<DeviceID>
     let address: DBusAddress
     let sink: DeviceEventSink
@@ -50,20 +52,26 @@ public actor BLEDriver: DeviceDriver, ConnectionControl {
     var gattSubscriptions: [DeviceID: Set<String>] = [:]
     /// The subscribed values last put into each device's state, as hex by characteristic UUID.
     var gattValues: [DeviceID: [String: JSONValue]] = [:]
+    /// Bindkeys set with `ble/bindkey`, over the config's; kept in `memory` across restarts.
+    var runtimeKeys: [BluetoothAddress: BindKey] = [:]
+    /// The driver's entry in the alias file.
+    let memory: DriverMemory
     /// `last_seen` text, written once per second however many adverts arrive in it.
     var lastSeen = LastSeenText()
 
     /// Creates the driver; `configured` are the BLE ids listed under `devices:`.
     public init(
         settings: BLESettings, configured: Set<DeviceID>, address: DBusAddress = .system, sink: DeviceEventSink,
-        logger: Logger
+        logger: Logger, memory: DriverMemory = .none
     ) {
         self.settings = settings
         self.configured = configured
         self.address = address
         self.sink = sink
         self.logger = logger
+        self.memory = memory
         policy = ConnectPolicy(rules: settings.rules)
+        runtimeKeys = Self.savedKeys(memory.load(), logger: logger)
     }
 
     /// Seconds since the driver started: the monotonic time base of signal windows and tables.
@@ -121,14 +129,15 @@ public actor BLEDriver: DeviceDriver, ConnectionControl {
         try performNova(set, on: device)
     }
 
-    /// `ble/permit`, and GATT `ble/read`, `ble/write`, `ble/notify`.
+    /// `ble/permit`, `ble/bindkey`, and GATT `ble/read`, `ble/write`, `ble/notify`.
     public func handleRequest(_ name: String, payload: [String: JSONValue]) async throws(CommandError) -> JSONValue {
         switch name {
         case "permit": return try permit(payload)
         case "read": return try await gattRead(payload)
         case "write": return try await gattWrite(payload)
         case "notify": return try await gattNotify(payload)
-        default: throw CommandError("unknown request ble/\(name) (known: permit, read, write, notify)")
+        case "bindkey": return try setBindkey(payload)
+        default: throw CommandError("unknown request ble/\(name) (known: permit, bindkey, read, write, notify)")
         }
     }
 

@@ -81,7 +81,7 @@ extension BLEDriver {
         case .reading(let values) where values.measurements.count == 1: reading["value"] = values.measurements[0].value.json
         case .reading(let values):
             reading["value"] = .object(Dictionary(values.measurements.map { ($0.key, $0.value.json) }) { $1 })
-        case .encrypted: reading["error"] = "the value is encrypted"
+        case .encrypted, .wrongKey: reading["error"] = "the value is encrypted"
         case .undecodable(let failure): reading["error"] = .string("the value does not decode: \(failure)")
         }
         return .object(reading)

@@ -3,7 +3,8 @@ import BLEModels
 import BridgeCore
 import BlueZ
 
-/// Passive sensors: values decoded from adverts (BTHome, atc1441, pvvx, iBeacon, Eddystone) without a connection.
+/// Passive sensors: values decoded from adverts (BTHome, atc1441, pvvx, MiBeacon, SwitchBot, Govee, Oral-B,
+/// ThermoPro, Inkbird, RuuviTag, iBeacon, Eddystone) without a connection.
 extension BLEDriver {
     /// The formats `ble.passive` enables.
     var passiveFormats: Set<PassiveFormat> { Set(settings.passive) }
@@ -19,12 +20,13 @@ extension BLEDriver {
     func advert(of device: BlueZDevice) -> Advert {
         Advert(
             sender: device.address, rssi: device.rssi, manufacturerData: device.manufacturerData,
-            serviceData: device.serviceData)
+            serviceData: device.serviceData, name: device.name, latestManufacturer: device.latestManufacturer)
     }
 
-    /// The new values of an advert: repeats (by packet id) dropped, encrypted payloads only noted, undecodable
-    /// ones logged at debug level. An encrypted advert never changes values already known. Buttons and dimmers
-    /// that carried no event are learnt into the entry, so their entities exist before the first press.
+    /// The new values of an advert: repeats (by packet id) and replays (by encryption counter) dropped,
+    /// encrypted payloads without a working key only noted (and reported once), undecodable ones logged at debug
+    /// level. An encrypted advert never changes values already known. Buttons and dimmers that carried no event
+    /// are learnt into the entry, so their entities exist before the first press.
     func ingest(_ results: [PassiveResult], into entry: inout TrackedDevice) -> [Measurement] {
         var measurements: [Measurement] = []
         for result in results {
@@ -32,6 +34,15 @@ extension BLEDriver {
             case .encrypted:
                 entry.encrypted = true
                 entry.passive = entry.passive ?? result.format
+                reportKeyProblem("missing", "encrypted adverts and no bindkey for this device (ble.bindkeys)", result.format, &entry)
+            case .wrongKey:
+                entry.encrypted = true
+                entry.passive = entry.passive ?? result.format
+                reportKeyProblem("wrong", "the bindkey given for this device does not decrypt its adverts", result.format, &entry)
+            case .undecodable(.downgrade):
+                reportKeyProblem(
+                    "downgrade", "plain adverts from a device that has a bindkey: ignored, as anyone could send them",
+                    result.format, &entry)
             case .undecodable(let failure):
                 logger.debug(
                     "Undecodable advert", metadata: ["device.id": "\(entry.id)", "format": "\(result.format)", "reason": "\(failure)"])
@@ -43,10 +54,32 @@ extension BLEDriver {
                     entry.packets[result.format] = filter
                     guard fresh else { continue }
                 }
+                if let counter = reading.counter {
+                    // A counter that does not grow is a replay, unless the device restarted its count (as
+                    // bthome-ble, below 100 any counter is taken).
+                    if let last = entry.counters[result.format], counter <= last, counter >= BTHome.replayFloor { continue }
+                    entry.counters[result.format] = counter
+                    entry.encrypted = false
+                }
+                if reading.model != nil { entry.model = reading.model }
                 measurements += reading.measurements
                 _ = entry.learn(quantities: reading.quiet)
             }
         }
         return measurements
+    }
+
+    /// Logs a key problem and reports it on `bridge/event`, once per device and kind; never the key itself.
+    private func reportKeyProblem(_ kind: String, _ message: String, _ format: PassiveFormat, _ entry: inout TrackedDevice) {
+        guard entry.keyProblems.insert(kind).inserted else { return }
+        logger.warning(
+            "Cannot read encrypted adverts",
+            metadata: ["device.id": "\(entry.id)", "address": "\(entry.address)", "format": "\(format)", "problem": "\(message)"])
+        sink.send(
+            .occurred(
+                entry.id,
+                DeviceOccurrence(
+                    .decryptionFailed,
+                    ["format": .string(format.rawValue), "problem": .string(kind), "error": .string(message)])))
     }
 }

@@ -2,7 +2,7 @@ public import BLEFormats
 public import BLEModels
 public import BridgeConfig
 public import BridgeCore
-import Support
+public import Support
 
 /// Bluetooth Low Energy through BlueZ: the `ble` section and the driver.
 public enum BLEFamily: DeviceFamily {
@@ -11,7 +11,9 @@ public enum BLEFamily: DeviceFamily {
 
     /// Builds the driver; devices listed under `devices` are announced even before they are heard.
     public static func makeDriver(_ settings: BLESettings, context: DriverContext) -> (any DeviceDriver)? {
-        BLEDriver(settings: settings, configured: context.configured, sink: context.sink, logger: context.logger)
+        BLEDriver(
+            settings: settings, configured: context.configured, sink: context.sink, logger: context.logger,
+            memory: context.memory)
     }
 }
 
@@ -34,6 +36,18 @@ public struct BLESettings: FamilySettings {
     public var stateInterval = ConfigDuration.seconds(60)
     /// A change of RSSI alone publishes a device's state at most this often.
     public var rssiInterval = ConfigDuration.seconds(60)
+    /// Keys for encrypted adverts (MiBeacon, BTHome), by device address; they print as `***`.
+    public var bindkeys: [BluetoothAddress: BindKey] = [:]
+    /// Layouts described in the config, read like the built-in formats.
+    public var formats: [UserFormat] = []
+
+    /// Keys and described formats are taken live on reload; every other change needs a restart.
+    public func needsRestart(from old: BLESettings) -> Bool {
+        var rest = self
+        rest.bindkeys = old.bindkeys
+        rest.formats = old.formats
+        return rest != old
+    }
 
     /// The rules and the deny list as the connect policy takes them.
     public var rules: ConnectRules { ConnectRules(rules: connect, deny: deny) }
@@ -42,10 +56,12 @@ public struct BLESettings: FamilySettings {
 
     enum CodingKeys: String, CodingKey, CaseIterable {
         case enabled, adapter, awayAfter = "away_after", connect, deny, passive, stateInterval = "state_interval"
-        case rssiInterval = "rssi_interval"
+        case rssiInterval = "rssi_interval", bindkeys, bindkeysFile = "bindkeys_file", formats
     }
 
-    private enum InfoKeys: String, CodingKey { case enabled, adapter, awayAfter = "away_after", connectRules = "connect_rules", deny }
+    private enum InfoKeys: String, CodingKey {
+        case enabled, adapter, awayAfter = "away_after", connectRules = "connect_rules", deny, bindkeys, formats
+    }
 
     /// Decodes the `ble` section.
     public init(from decoder: any Decoder) throws {
@@ -69,6 +85,9 @@ public struct BLESettings: FamilySettings {
         if stateInterval < .seconds(1) { reader.problem(.stateInterval, "must be at least 1s") }
         // 0s publishes every reading: live signal at the cost of one publish per advert.
         rssiInterval = reader.value(.rssiInterval, default: rssiInterval)
+        bindkeys = Self.bindkeys(reader)
+        let described: [ConfigFormat] = reader.value(.formats, default: [])
+        formats = described.compactMap(\.format)
     }
 
     /// The section for `bridge/info`: the rules counted, not listed.
@@ -79,6 +98,40 @@ public struct BLESettings: FamilySettings {
         try container.encode(awayAfter, forKey: .awayAfter)
         try container.encode(connect.count, forKey: .connectRules)
         try container.encode(deny, forKey: .deny)
+        // Which devices have a key, never the keys.
+        try container.encode(Dictionary(uniqueKeysWithValues: bindkeys.keys.map { ($0.description, "***") }), forKey: .bindkeys)
+        try container.encode(formats.map(\.name), forKey: .formats)
+    }
+
+    /// `bindkeys`: a map of addresses to 32 (or, for MiBeacon v2/v3, 24) hex digits, each value a secret that may
+    /// be `${ENV}`, and `bindkeys_file`, a YAML file of the same map. A bad address or key is reported where it
+    /// is written (for the file, at `bindkeys_file`), without quoting the key.
+    private static func bindkeys(_ reader: SectionReader<CodingKeys>) -> [BluetoothAddress: BindKey] {
+        let inline: [String: Secret] = reader.value(.bindkeys, default: [:])
+        let file = (reader.textMapFile(.bindkeysFile) ?? [:]).map { (text: $0.key, secret: Secret($0.value), inFile: true) }
+        var keys: [BluetoothAddress: BindKey] = [:]
+        let entries = inline.map { (text: $0.key, secret: $0.value, inFile: false) } + file
+        for (text, secret, inFile) in entries.sorted(by: { ($0.inFile ? 1 : 0, $0.text) < ($1.inFile ? 1 : 0, $1.text) }) {
+            let path = inFile ? reader.path + ["bindkeys_file"] : reader.path + ["bindkeys", text]
+            let prefix = inFile ? "\(text) in bindkeys_file: " : ""
+            let address: BluetoothAddress
+            do throws(BluetoothAddressError) {
+                address = try BluetoothAddress(text)
+            } catch {
+                reader.collector.add(path, prefix + error.description, atKey: !inFile)
+                continue
+            }
+            guard keys[address] == nil else {
+                reader.collector.add(path, prefix + "\(address) has a bindkey already", atKey: !inFile)
+                continue
+            }
+            do throws(BindKeyError) {
+                keys[address] = try BindKey(hex: secret.value)
+            } catch {
+                reader.collector.add(path, prefix + error.description)
+            }
+        }
+        return keys
     }
 
     /// `passive`: format names in any case, each once; an unknown or repeated one is reported where it is written.
@@ -87,8 +140,8 @@ public struct BLESettings: FamilySettings {
         var formats: [PassiveFormat] = []
         for (index, name) in names.enumerated() {
             let path = reader.path + ["passive", "Index \(index)"]
-            guard let format = PassiveFormat(rawValue: name.lowercased()) else {
-                let known = PassiveFormat.allCases.map(\.rawValue).joined(separator: ", ")
+            guard let format = PassiveFormat(rawValue: name.lowercased()), format != .user else {
+                let known = PassiveFormat.allCases.filter { $0 != .user }.map(\.rawValue).joined(separator: ", ")
                 reader.collector.add(path, "\"\(name)\" is not a passive advert format (\(known))")
                 continue
             }

@@ -27,8 +27,14 @@ struct TrackedDevice {
     var packets: [PassiveFormat: PacketFilter] = [:]
     /// The passive format that made the device a sensor, if any.
     var passive: PassiveFormat?
-    /// An encrypted passive sensor: shown, never decoded.
+    /// An encrypted passive sensor without a working key: shown, never decoded.
     var encrypted = false
+    /// The maker and model its adverts name (MiBeacon product id, SwitchBot model byte).
+    var model: SensorModel?
+    /// The last encryption counter accepted, per format: an advert that does not go beyond it is a replay.
+    var counters: [PassiveFormat: UInt32] = [:]
+    /// The key problems already reported (`missing`, `wrong`, `downgrade`): each once per device.
+    var keyProblems: Set<String> = []
     /// Every quantity the device has reported, in the order first seen: its sensors.
     var quantities: [Quantity] = []
     /// Characteristics outside the standard profiles the user subscribed to: each is a sensor under `gatt`.
@@ -64,6 +70,11 @@ struct TrackedDevice {
         descriptor.exposes += quantities.compactMap(BLEDescriptors.expose)
         if !notified.isEmpty { descriptor.exposes.append(BLEDescriptors.gatt(notified)) }
         if let passive { descriptor.model = BLEDescriptors.model(of: passive) }
+        if let model {
+            descriptor.manufacturer = model.manufacturer
+            descriptor.model = model.model
+            if let kind = model.kind { descriptor.details["device_type"] = .string(kind) }
+        }
         if encrypted { descriptor.details["encrypted"] = true }
         if let manufacturer = information["manufacturer"] { descriptor.manufacturer = manufacturer }
         if let model = information["model"] { descriptor.model = model }

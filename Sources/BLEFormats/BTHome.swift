@@ -1,5 +1,5 @@
 public import BLEModels
-import Support
+public import Support
 
 /// BTHome v2 adverts: `ServiceData["0000fcd2-…"]`, a device-information byte, then objects `id, value…`.
 public enum BTHome {
@@ -27,16 +27,33 @@ public enum BTHome {
         public var version: Int { Int(raw >> 5) }
     }
 
-    /// Decodes one BTHome service-data payload. Encrypted payloads are recognised and left alone. An object id
-    /// this decoder does not know has no known length, so decoding stops there and keeps what came before; a
-    /// payload that ends inside an object is undecodable as a whole.
-    public static func decode(_ payload: [UInt8]) -> Decoded {
+    /// Decodes one BTHome service-data payload. Encrypted payloads without a key are recognised and left alone.
+    /// An object id this decoder does not know has no known length, so decoding stops there and keeps what came
+    /// before; a payload that ends inside an object is undecodable as a whole.
+    ///
+    /// With the device's `key`, an encrypted payload is decrypted (`wrongKey` when its tag does not match) and
+    /// the reading carries its counter; a plain payload is then a `downgrade`, not values. The nonce needs the
+    /// sender's address unless the payload carries it.
+    public static func decode(_ payload: [UInt8], sender: BluetoothAddress? = nil, key: BindKey? = nil) -> Decoded {
         guard let first = payload.first else { return .undecodable(.empty) }
         guard payload.count <= maximumLength else { return .undecodable(.tooLong(payload.count)) }
         let info = Info(raw: first)
         guard info.version == 2 else { return .undecodable(.unsupportedVersion(info.version)) }
-        if info.isEncrypted { return .encrypted }
-        var reader = ByteReader(payload, offset: 1)
+        var bytes = payload
+        var counter: UInt32?
+        if info.isEncrypted {
+            guard let key, sender != nil || info.hasMAC else { return .encrypted }
+            do throws(DecodeFailure) {
+                guard let opened = try open(payload, info: info, sender: sender, key: key) else { return .wrongKey }
+                bytes = Array(payload[0..<(info.hasMAC ? 7 : 1)]) + opened.objects
+                counter = opened.counter
+            } catch {
+                return .undecodable(error)
+            }
+        } else if key != nil {
+            return .undecodable(.downgrade)
+        }
+        var reader = ByteReader(bytes, offset: 1)
         var objects: [(quantity: Quantity, values: [Measurement?])] = []
         var packetID: UInt8?
         var stoppedEarly: DecodeFailure?
@@ -63,13 +80,27 @@ public enum BTHome {
             return .undecodable(error)
         }
         let (measurements, quiet) = numbered(objects)
-        return .reading(Reading(measurements, packetID: packetID, stoppedEarly: stoppedEarly, quiet: quiet))
+        return .reading(
+            Reading(measurements, packetID: packetID, stoppedEarly: stoppedEarly, quiet: quiet, counter: counter))
     }
 
     /// Keys of quantities that occur more than once in one advert get `_1`, `_2`, … in order (as bthome-ble
     /// does), counting objects that carried no event, so a four-button remote's third button is always
     /// `button_3`. Then the empty places are dropped; a button or dimmer that carried no event is `quiet`.
     static func numbered(_ objects: [(quantity: Quantity, values: [Measurement?])]) -> ([Measurement], [Quantity]) {
+        // Most adverts carry each quantity once: then nothing is numbered and no table is needed, which keeps
+        // string hashing off the path of every advert.
+        let keys = objects.map(\.quantity.key)
+        let repeats = keys.indices.contains { index in keys[(index + 1)...].contains(keys[index]) }
+        if !repeats {
+            var result: [Measurement] = []
+            var quiet: [Quantity] = []
+            for (group, values) in objects {
+                if case .event = group.kind, values.first.map({ $0 == nil }) == true { quiet.append(group) }
+                result += values.compactMap { $0 }
+            }
+            return (result, quiet)
+        }
         var totals: [String: Int] = [:]
         for object in objects { totals[object.quantity.key, default: 0] += 1 }
         var seen: [String: Int] = [:]

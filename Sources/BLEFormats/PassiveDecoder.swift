@@ -9,13 +9,29 @@ public enum PassiveFormat: String, Sendable, Hashable, CaseIterable {
     case atc
     /// pvvx custom firmware (15 bytes of `181A` service data).
     case pvvx
+    /// Xiaomi MiBeacon (`FE95` service data), plain or with a bindkey.
+    case xiaomi
+    /// SwitchBot meters, contact, motion and leak sensors (`FD3D` service data, `0969` manufacturer data).
+    case switchbot
+    /// Govee thermo-hygrometers (manufacturer data `EC88`, `0001`, `8801`).
+    case govee
+    /// Oral-B toothbrushes (manufacturer data `00DC`).
+    case oralb
+    /// ThermoPro hygrometers (local name `TP35…`, `TP39…`; data in the company id).
+    case thermopro
+    /// Inkbird IBS-TH and IBS-TH2 (local name `sps`, `tps`; data in the company id).
+    case inkbird
+    /// RuuviTag data formats 5 and 3 (manufacturer data `0499`).
+    case ruuvi
     /// iBeacon (Apple manufacturer data of type `02 15`).
     case ibeacon
     /// Eddystone UID, URL, TLM and EID (`FEAA` service data).
     case eddystone
+    /// A layout described in `ble.formats`: on whenever one is described, never named in `ble.passive`.
+    case user
 
-    /// The formats enabled when `ble.passive` is not given.
-    public static let defaults: [PassiveFormat] = [.bthome, .atc, .pvvx]
+    /// The formats enabled when `ble.passive` is not given: every sensor format; beacons only when asked for.
+    public static let defaults: [PassiveFormat] = allCases.filter { ![.ibeacon, .eddystone, .user].contains($0) }
 }
 
 /// The payload of one advert as BlueZ reports it: service data by UUID and manufacturer data by company id,
@@ -29,28 +45,44 @@ public struct Advert: Sendable, Hashable {
     public var manufacturerData: [UInt16: [UInt8]]
     /// `ServiceData`, by UUID.
     public var serviceData: [BLEUUID: [UInt8]]
+    /// The local name, which some formats are recognised by (ThermoPro, Inkbird, Govee).
+    public var name: String?
+    /// The company id whose data changed last, when known: BlueZ's `ManufacturerData` keeps every id it has
+    /// seen, and formats that carry data in the id need the newest.
+    public var latestManufacturer: UInt16?
 
     /// Creates an advert.
     public init(
         sender: BluetoothAddress? = nil, rssi: Int? = nil, manufacturerData: [UInt16: [UInt8]] = [:],
-        serviceData: [BLEUUID: [UInt8]] = [:]
+        serviceData: [BLEUUID: [UInt8]] = [:], name: String? = nil, latestManufacturer: UInt16? = nil
     ) {
         self.sender = sender
         self.rssi = rssi
         self.manufacturerData = manufacturerData
         self.serviceData = serviceData
+        self.name = name
+        self.latestManufacturer = latestManufacturer
     }
 
     /// Creates an advert from BlueZ's `ServiceData`, keyed by UUID text; keys that are not UUIDs are dropped.
     public init(
         sender: BluetoothAddress? = nil, rssi: Int? = nil, manufacturerData: [UInt16: [UInt8]] = [:],
-        serviceData: [String: [UInt8]]
+        serviceData: [String: [UInt8]], name: String? = nil, latestManufacturer: UInt16? = nil
     ) {
         var parsed: [BLEUUID: [UInt8]] = [:]
         for (key, bytes) in serviceData {
             if let uuid = try? BLEUUID(key) { parsed[uuid] = bytes }
         }
-        self.init(sender: sender, rssi: rssi, manufacturerData: manufacturerData, serviceData: parsed)
+        self.init(
+            sender: sender, rssi: rssi, manufacturerData: manufacturerData, serviceData: parsed, name: name,
+            latestManufacturer: latestManufacturer)
+    }
+
+    /// The current reading of a format whose company id carries data: the id that changed last, or the only one.
+    public var currentCompanyData: (company: UInt16, data: [UInt8])? {
+        if let latestManufacturer, let data = manufacturerData[latestManufacturer] { return (latestManufacturer, data) }
+        guard manufacturerData.count == 1, let only = manufacturerData.first else { return nil }
+        return (only.key, only.value)
     }
 }
 
@@ -78,11 +110,14 @@ public struct PassiveResult: Sendable, Hashable {
 public enum PassiveDecoder {
     /// One result per enabled format whose payload the advert carries, in the order of `PassiveFormat`. An
     /// advert without any such payload (a phone, or Apple continuity data when only iBeacons are enabled)
-    /// gives no result at all.
-    public static func decode(_ advert: Advert, formats: Set<PassiveFormat>) -> [PassiveResult] {
+    /// gives no result at all. `key` is the sender's bindkey, for encrypted BTHome and MiBeacon adverts; `user`
+    /// are the layouts of `ble.formats`, of which the first that matches is read.
+    public static func decode(
+        _ advert: Advert, formats: Set<PassiveFormat>, key: BindKey? = nil, user: [UserFormat] = []
+    ) -> [PassiveResult] {
         var results: [PassiveResult] = []
         if formats.contains(.bthome), let payload = advert.serviceData[BTHome.service] {
-            results.append(PassiveResult(.bthome, BTHome.decode(payload)))
+            results.append(PassiveResult(.bthome, BTHome.decode(payload, sender: advert.sender, key: key)))
         }
         if let payload = advert.serviceData[XiaomiCustom.service] {
             let format = XiaomiCustom.format(ofLength: payload.count)
@@ -94,6 +129,7 @@ public enum PassiveDecoder {
                 results.append(PassiveResult(format, decoded))
             }
         }
+        results += vendors(advert, formats: formats, key: key)
         if formats.contains(.ibeacon), let payload = advert.manufacturerData[IBeacon.company],
             let decoded = IBeacon.decode(payload, rssi: advert.rssi)
         {
@@ -101,6 +137,48 @@ public enum PassiveDecoder {
         }
         if formats.contains(.eddystone), let payload = advert.serviceData[Eddystone.service] {
             results.append(PassiveResult(.eddystone, Eddystone.decode(payload)))
+        }
+        for format in user {
+            guard let payload = format.payload(in: advert) else { continue }
+            results.append(PassiveResult(.user, format.decode(payload)))
+            break
+        }
+        return results
+    }
+
+    /// The vendor formats, in the order of `PassiveFormat`.
+    static func vendors(_ advert: Advert, formats: Set<PassiveFormat>, key: BindKey?) -> [PassiveResult] {
+        var results: [PassiveResult] = []
+        if formats.contains(.xiaomi), let payload = advert.serviceData[MiBeacon.service] {
+            results.append(PassiveResult(.xiaomi, MiBeacon.decode(payload, sender: advert.sender, key: key)))
+        }
+        if formats.contains(.switchbot),
+            let decoded = SwitchBot.decode(
+                serviceData: advert.serviceData[SwitchBot.service], manufacturerData: advert.manufacturerData[SwitchBot.company])
+        {
+            results.append(PassiveResult(.switchbot, decoded))
+        }
+        if formats.contains(.govee) {
+            let govee = [Govee.companyEC88, Govee.company8801, Govee.company0001].lazy.compactMap { company in
+                advert.manufacturerData[company].flatMap { Govee.decode(company: company, $0, name: advert.name) }
+            }
+            if let decoded = govee.first { results.append(PassiveResult(.govee, decoded)) }
+        }
+        if formats.contains(.oralb), let payload = advert.manufacturerData[OralB.company] {
+            results.append(PassiveResult(.oralb, OralB.decode(payload)))
+        }
+        if formats.contains(.thermopro), let name = advert.name, ThermoPro.matches(name: name),
+            let current = advert.currentCompanyData
+        {
+            results.append(PassiveResult(.thermopro, ThermoPro.decode(company: current.company, current.data, name: name)))
+        }
+        if formats.contains(.inkbird), let name = advert.name, Inkbird.matches(name: name),
+            let current = advert.currentCompanyData
+        {
+            results.append(PassiveResult(.inkbird, Inkbird.decode(company: current.company, current.data, name: name)))
+        }
+        if formats.contains(.ruuvi), let payload = advert.manufacturerData[Ruuvi.company] {
+            results.append(PassiveResult(.ruuvi, Ruuvi.decode(payload)))
         }
         return results
     }

@@ -117,3 +117,27 @@ extension Quantity {
         "uptime", name: "Uptime", unit: "s", deviceClass: "duration", stateClass: "total_increasing", diagnostic: true,
         change: .quiet)
 }
+
+/// The quantities of the vendor formats (MiBeacon, SwitchBot, Govee, Oral-B, RuuviTag), with zigbee2mqtt's keys.
+extension Quantity {
+    /// A door or window contact, `ON` when closed (zigbee2mqtt's meaning); Home Assistant shows it as a door.
+    public static let contact = Quantity("contact", name: "Contact", kind: .binary, deviceClass: "door", inverted: true)
+    /// Water under a leak sensor.
+    public static let waterLeak = binary("water_leak", "Water leak", deviceClass: "moisture")
+    /// What a toothbrush is doing: `running`, `idle`, `charging`, …
+    public static let toothbrushState = text("state", "State")
+    /// A toothbrush's pressure: `normal`, `high`, or a button press.
+    public static let brushPressure = text("pressure", "Pressure")
+    /// How long the current or last brushing has run.
+    public static let brushingTime = measurement(
+        "brushing_time", "Brushing time", unit: "s", deviceClass: "duration", change: .any)
+    /// The toothbrush's mode (`daily clean`, `sensitive`, …).
+    public static let brushingMode = text("mode", "Mode")
+    /// The mouth sector being brushed (`sector 1`…, `no sector`).
+    public static let sector = text("sector", "Sector")
+    /// A RuuviTag's count of movements; it wraps at 255.
+    public static let movementCounter = Quantity("movement_counter", name: "Movement counter", stateClass: "measurement")
+    /// A RuuviTag's measurement sequence number; it grows with every advert, so it never publishes alone.
+    public static let sequence = Quantity(
+        "sequence", name: "Measurement sequence", stateClass: "measurement", diagnostic: true, change: .quiet)
+}

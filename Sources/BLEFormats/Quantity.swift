@@ -46,12 +46,16 @@ public struct Quantity: Sendable, Hashable {
     public let diagnostic: Bool
     /// When a change is worth a publish.
     public let change: ChangeRule
+    /// A binary value whose `ON` is its device class's off: zigbee2mqtt's `contact` is on when closed, where
+    /// Home Assistant's door sensor is on when open.
+    public let inverted: Bool
 
     /// Creates a quantity.
     public init(
         _ key: String, name: String, kind: Kind = .numeric, unit: String? = nil, deviceClass: String? = nil,
-        stateClass: String? = nil, diagnostic: Bool = false, change: ChangeRule = .any
+        stateClass: String? = nil, diagnostic: Bool = false, change: ChangeRule = .any, inverted: Bool = false
     ) {
+        self.inverted = inverted
         self.key = key
         self.name = name
         self.kind = kind
@@ -94,6 +98,6 @@ public struct Quantity: Sendable, Hashable {
     public func keyed(_ key: String, name: String) -> Quantity {
         Quantity(
             key, name: name, kind: kind, unit: unit, deviceClass: deviceClass, stateClass: stateClass,
-            diagnostic: diagnostic, change: change)
+            diagnostic: diagnostic, change: change, inverted: inverted)
     }
 }

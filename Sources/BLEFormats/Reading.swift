@@ -63,15 +63,22 @@ public struct Reading: Sendable, Hashable {
     /// Buttons and dimmers the payload carries with no event (BTHome's code 0): the device has them, so their
     /// entities can exist before the first press.
     public var quiet: [Quantity]
+    /// The encryption counter of an encrypted BTHome advert, which must grow: a replayed advert repeats one.
+    public var counter: UInt32?
+    /// The sensor's maker and model, when the payload says (a MiBeacon product id, a SwitchBot model byte).
+    public var model: SensorModel?
 
     /// Creates a reading.
     public init(
-        _ measurements: [Measurement], packetID: UInt8? = nil, stoppedEarly: DecodeFailure? = nil, quiet: [Quantity] = []
+        _ measurements: [Measurement], packetID: UInt8? = nil, stoppedEarly: DecodeFailure? = nil, quiet: [Quantity] = [],
+        counter: UInt32? = nil, model: SensorModel? = nil
     ) {
         self.measurements = measurements
         self.packetID = packetID
         self.stoppedEarly = stoppedEarly
         self.quiet = quiet
+        self.counter = counter
+        self.model = model
     }
 
     /// The value under a state key.
@@ -90,8 +97,11 @@ public struct Reading: Sendable, Hashable {
 public enum Decoded: Sendable, Hashable {
     /// Values.
     case reading(Reading)
-    /// The payload is encrypted; nothing in it is read.
+    /// The payload is encrypted and there is no key for it; nothing in it is read.
     case encrypted
+    /// The payload is encrypted and the key given for the device does not open it (its tag does not match, or
+    /// for MiBeacon v2/v3, which has no tag, what comes out is no valid frame).
+    case wrongKey
     /// The payload is malformed for its format.
     case undecodable(DecodeFailure)
 
@@ -126,6 +136,8 @@ public enum DecodeFailure: Error, Sendable, Hashable, CustomStringConvertible {
     case notAvailable
     /// The address inside the payload is not the sender's, so the bytes are not this format.
     case addressMismatch(BluetoothAddress)
+    /// A plain advert from a device that has a key: its values are not trusted, since anyone can send them.
+    case downgrade
 
     /// One line for a log.
     public var description: String {
@@ -142,6 +154,24 @@ public enum DecodeFailure: Error, Sendable, Hashable, CustomStringConvertible {
         case .invalidValue(let what): what
         case .notAvailable: "the device reports no value"
         case .addressMismatch(let address): "payload names \(address), not the sender"
+        case .downgrade: "a plain advert from a device that has a bindkey"
         }
+    }
+}
+
+/// Who made a decoded sensor and what it is, when its adverts say so.
+public struct SensorModel: Sendable, Hashable {
+    /// The maker, e.g. `Xiaomi`.
+    public let manufacturer: String
+    /// The model, e.g. `LYWSD03MMC`.
+    public let model: String
+    /// What kind of device it is (`Temperature/Humidity Sensor`), when known.
+    public let kind: String?
+
+    /// Creates a model.
+    public init(manufacturer: String, model: String, kind: String? = nil) {
+        self.manufacturer = manufacturer
+        self.model = model
+        self.kind = kind
     }
 }

@@ -43,6 +43,9 @@ public struct BlueZDevice: Sendable, Hashable {
     public var connected = false
     public var servicesResolved = false
     public var manufacturerData: [UInt16: [UInt8]] = [:]
+    /// The company id whose data changed last, when one did alone: BlueZ keeps every id it has seen, and
+    /// ThermoPro and Inkbird sensors send each reading under a new one.
+    public var latestManufacturer: UInt16?
     public var serviceData: [String: [UInt8]] = [:]
 
     /// Applies the properties it understands; a mistyped value (python-dbusmock sends some) is skipped.
@@ -61,6 +64,13 @@ public struct BlueZDevice: Sendable, Hashable {
             for entry in entries {
                 if let key = entry.key.uint16, let bytes = entry.value.bytes { data[key] = bytes }
             }
+            let changed = data.filter { manufacturerData[$0.key] != $0.value }.map(\.key)
+            // Several ids changing at once (the first advert, or another adapter's view) name no newest one.
+            if changed.count == 1 {
+                latestManufacturer = changed[0]
+            } else if !changed.isEmpty {
+                latestManufacturer = data.count == 1 ? data.keys.first : nil
+            }
             manufacturerData = data
         }
         if let entries = properties["ServiceData"]?.entries {
@@ -77,7 +87,9 @@ public struct BlueZDevice: Sendable, Hashable {
         switch name {
         case "RSSI": rssi = nil
         case "TxPower": txPower = nil
-        case "ManufacturerData": manufacturerData = [:]
+        case "ManufacturerData":
+            manufacturerData = [:]
+            latestManufacturer = nil
         case "ServiceData": serviceData = [:]
         default: break
         }

@@ -39,6 +39,16 @@ extension BridgeService {
                 }
             }
         }
+        // A family whose change needs no restart takes its new section now; the others keep theirs until one.
+        for integration in newConfig.integrations where !needsRestart.contains(integration.rawValue) {
+            guard let new = newConfig.families[integration], let old = config.families[integration], !new.sameSettings(as: old)
+            else { continue }
+            config.families.set(new)
+            applied.append(integration.rawValue)
+            if let driver = drivers[integration] as? any ReloadableDriver {
+                _ = tasks.start { await driver.apply(newConfig) }
+            }
+        }
         restartRequired = Array(Set(restartRequired + needsRestart)).sorted()
         logger.info("Config reloaded", metadata: ["applied": "\(applied)", "restart_required": "\(needsRestart)"])
         publishEvent(

@@ -38,7 +38,7 @@ extension BridgeService {
                 occurrence.kind == .commandFailed ? "Command failed" : "Connect failed",
                 metadata: ["device.id": "\(id)", "alias": "\(alias)", "error": "\(reason)"])
             publishRepeatedEvent(occurrence.kind.rawValue, source: alias, data)
-        case .interviewed:
+        case .interviewed, .decryptionFailed:
             publishEvent(occurrence.kind.rawValue, data)
         }
     }

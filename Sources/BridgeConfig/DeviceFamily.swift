@@ -20,6 +20,37 @@ public struct DriverContext: Sendable {
     public let configured: Set<DeviceID>
     /// The driver's logger, labelled with the family's name.
     public let logger: Logger
+    /// What the driver keeps across restarts beside the aliases.
+    public var memory = DriverMemory.none
+}
+
+/// A driver that takes some changes of its section without a restart: those its settings' `needsRestart(from:)`
+/// lets through.
+public protocol ReloadableDriver: DeviceDriver {
+    /// Takes the section of a reloaded config; called after a reload that needs no restart of this family.
+    func apply(_ config: Configuration) async
+}
+
+/// What a driver keeps across restarts in the bridge's alias file, under its family's name: what users told it
+/// at run time (BLE: bindkeys set with `ble/bindkey`).
+public struct DriverMemory: Sendable {
+    private let read: @Sendable () -> JSONValue?
+    private let write: @Sendable (JSONValue?) -> Void
+
+    /// Creates a memory from how to read and write the family's entry.
+    public init(load: @escaping @Sendable () -> JSONValue?, save: @escaping @Sendable (JSONValue?) -> Void) {
+        read = load
+        write = save
+    }
+
+    /// Keeps nothing: a bridge without an alias file, and tests.
+    public static let none = DriverMemory(load: { nil }, save: { _ in })
+
+    /// The entry saved last, if any.
+    public func load() -> JSONValue? { read() }
+
+    /// Replaces the entry; nil removes it.
+    public func save(_ value: JSONValue?) { write(value) }
 }
 
 extension DeviceFamily {
@@ -30,12 +61,14 @@ extension DeviceFamily {
     public static var section: FamilySection { FamilySection(settings: Settings.self, idForm: idForm) }
 
     /// The family's driver when the config enables it.
-    public static func driver(for config: Configuration, sink: DeviceEventSink) -> (any DeviceDriver)? {
+    public static func driver(for config: Configuration, sink: DeviceEventSink, memory: DriverMemory = .none)
+        -> (any DeviceDriver)?
+    {
         let settings = config[Settings.self]
         guard settings.enabled else { return nil }
         let context = DriverContext(
             sink: sink, configured: Set(config.devices.keys.filter { $0.integration == integration }),
-            logger: Logger(label: integration.rawValue))
+            logger: Logger(label: integration.rawValue), memory: memory)
         return makeDriver(settings, context: context)
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import Yams
 
 /// A problem found while reading the config, located by its key path.
 struct PathIssue {
@@ -134,3 +135,35 @@ extension SectionReader {
         return Secret(text.trimmingCharacters(in: .whitespacesAndNewlines))
     }
 }
+
+extension SectionReader {
+    /// A YAML file of text values by text key (`bindkeys_file`), read relative to the config file; nil when the
+    /// key is absent, or the file is unreadable or no such mapping (reported at the key, without its content,
+    /// which may be secret).
+    public func textMapFile(_ fileKey: Key) -> [String: String]? {
+        guard let file: String = optional(fileKey) else { return nil }
+        let resolved = file.hasPrefix("/") ? file : collector.baseDirectory + "/" + file
+        guard let text = try? String(contentsOfFile: resolved, encoding: .utf8) else {
+            problem(fileKey, "cannot read \(file)")
+            return nil
+        }
+        guard let root = try? Yams.compose(yaml: text) else {
+            problem(fileKey, "\(file) is not valid YAML")
+            return nil
+        }
+        guard let mapping = root.mapping else {
+            problem(fileKey, "\(file) is not a mapping of keys to values")
+            return nil
+        }
+        var result: [String: String] = [:]
+        for (key, value) in mapping {
+            guard let name = key.scalar?.string, let entry = value.scalar?.string else {
+                problem(fileKey, "\(file): every key and value must be text")
+                return nil
+            }
+            result[name] = entry
+        }
+        return result
+    }
+}
+

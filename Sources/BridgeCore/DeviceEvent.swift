@@ -32,6 +32,9 @@ public struct DeviceOccurrence: Sendable, Equatable {
         case interviewed = "device_interview"
         /// Connecting failed; `data` carries the reason.
         case connectFailed = "connect_failed"
+        /// A device's encrypted adverts cannot be read: no key, a wrong key, or plain adverts from a device that
+        /// has one; `data` says which (`error`) and for which format.
+        case decryptionFailed = "decryption_failed"
     }
 
     public var kind: Kind

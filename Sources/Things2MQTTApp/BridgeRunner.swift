@@ -36,8 +36,10 @@ public struct BridgeRunner {
         let inbox = BridgeInbox()
         let client = try MosquittoClient(
             options: MosquittoOptions(config), logger: Logger(label: "mqtt"), deliver: inbox.transportHandler)
-        let drivers = Families.drivers(for: config, sink: inbox.deviceSink)
         let memory = DeviceMemoryStore(path: aliasPath, logger: logger)
+        let drivers = Families.drivers(for: config, sink: inbox.deviceSink) { integration in
+            DriverMemory(load: { memory.driverMemory[integration.rawValue] }, save: { memory.save(driver: integration.rawValue, $0) })
+        }
         let bridge = BridgeService(
             config: config, transport: client, drivers: drivers, inbox: inbox,
             logLevel: control,

@@ -13,8 +13,10 @@ public enum Families {
     /// What the config loader needs of each family.
     public static var sections: [FamilySection] { all.map { $0.section } }
 
-    /// The drivers the config enables.
-    public static func drivers(for config: Configuration, sink: DeviceEventSink) -> [any DeviceDriver] {
-        all.compactMap { $0.driver(for: config, sink: sink) }
+    /// The drivers the config enables; `memory` gives each its family's entry of the alias file.
+    public static func drivers(
+        for config: Configuration, sink: DeviceEventSink, memory: (Integration) -> DriverMemory = { _ in .none }
+    ) -> [any DeviceDriver] {
+        all.compactMap { $0.driver(for: config, sink: sink, memory: memory($0.integration)) }
     }
 }

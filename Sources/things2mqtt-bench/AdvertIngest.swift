@@ -12,6 +12,8 @@ struct AdvertIngest {
         case rssi
         /// RSSI and pvvx thermometer service data, for passive sensors.
         case pvvx
+        /// RSSI and encrypted MiBeacon v5 temperatures, decrypted with each device's bindkey.
+        case mibeacon
     }
 
     let broker: Broker
@@ -62,7 +64,14 @@ struct AdvertIngest {
         let sender = try await sender(on: bus, count: count)
         // RSSI alone is published at most once per rssi_interval, so that case needs it at 0s; the thermometers
         // publish on every new temperature with the defaults.
-        let ble = kind == .rssi ? "  rssi_interval: 0s\n  connect:\n    - match: {name: \"Bench *\"}\n      policy: never\n" : ""
+        var ble = kind == .rssi ? "  rssi_interval: 0s\n  connect:\n    - match: {name: \"Bench *\"}\n      policy: never\n" : ""
+        // The sender's devices are A4:C1:38:00:hh:ll, all sealed with one key.
+        if kind == .mibeacon {
+            ble += "  bindkeys:\n"
+            for index in 0..<Self.devices {
+                ble += "    \"A4:C1:38:00:\(Self.octet(index >> 8)):\(Self.octet(index & 0xFF))\": 00112233445566778899aabbccddeeff\n"
+            }
+        }
         let config = TestConfig.yaml(
             port: broker.port, base: base, logLevel: "warning", extra: "ble:\n  enabled: true\n" + ble)
         let process = try BridgeProcess.start(config: config, environment: ["DBUS_SYSTEM_BUS_ADDRESS": bus.address])
@@ -97,4 +106,10 @@ struct AdvertIngest {
     }
 
     private func seconds(_ nanoseconds: Int64) -> Double { Double(nanoseconds) / 1e9 }
+
+    /// A byte as two uppercase hex digits.
+    private static func octet(_ value: Int) -> String {
+        let text = String(value, radix: 16, uppercase: true)
+        return text.count == 1 ? "0" + text : text
+    }
 }

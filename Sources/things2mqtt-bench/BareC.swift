@@ -15,16 +15,16 @@ struct BareC {
         return FileManager.default.currentDirectoryPath + "/Sources/things2mqtt-bench/bare"
     }
 
-    /// Compiles both programs into a temporary folder (`cc -O2`, flags from `pkg-config dbus-1`).
+    /// Compiles both programs into a temporary folder (`cc -O2`, flags from `pkg-config dbus-1 libcrypto`).
     static func build() async throws -> BareC {
         let directory = try TemporaryDirectory(prefix: "bare-c")
         for name in ["bluez_sender", "bare_receiver"] {
-            let command = "cc -O2 -Wall -o '\(directory.file(name))' '\(sources)/\(name).c' $(pkg-config --cflags --libs dbus-1)"
+            let command = "cc -O2 -Wall -o '\(directory.file(name))' '\(sources)/\(name).c' $(pkg-config --cflags --libs dbus-1 libcrypto)"
             let child = try ChildProcess(
                 executable: "/bin/sh", arguments: ["-c", command], stdoutPath: directory.file("cc.log"),
                 stderrPath: directory.file("cc.log"))
             guard try await child.waitForExit(timeout: .seconds(60)) == 0 else {
-                throw BenchError("cannot build \(name).c (needs cc, pkg-config and libdbus-1-dev):\n\(child.stdout)")
+                throw BenchError("cannot build \(name).c (needs cc, pkg-config, libdbus-1-dev and libssl-dev):\n\(child.stdout)")
             }
         }
         return BareC(directory: directory, sender: directory.file("bluez_sender"), receiver: directory.file("bare_receiver"))

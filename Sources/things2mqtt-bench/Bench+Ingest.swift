@@ -8,6 +8,7 @@ extension Bench {
         let kinds: [(AdvertIngest.Kind, String)] = [
             (.rssi, "RSSI only, devices admitted by a ble.connect rule"),
             (.pvvx, "RSSI and pvvx service data, passive thermometers, each advert a new temperature"),
+            (.mibeacon, "RSSI and encrypted MiBeacon v5 temperatures, decrypted with each device's bindkey"),
         ]
         for (kind, what) in kinds {
             print("BLE advert ingest, 100 devices, \(what); the C sender owns org.bluez on a private bus;")

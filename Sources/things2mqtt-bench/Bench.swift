@@ -35,8 +35,12 @@ struct Bench: AsyncParsableCommand {
     @Flag(help: "Only the EV3 figures.")
     var ev3Only = false
 
+    @Flag(help: "Only the pure decode cost of each BLE advert format.")
+    var decodeOnly = false
+
     func run() async throws {
         LoggingSystem.bootstrap { _ in SwiftLogNoOpLogHandler() }
+        if decodeOnly { return try decode() }
         let broker = try await Broker.start()
         print("things2mqtt benchmark (mosquitto on 127.0.0.1:\(broker.port), daemon \(try BridgeProcess.binaryPath()))")
         if ingestOnly { return try await ingest(broker) }
@@ -65,8 +69,18 @@ struct Bench: AsyncParsableCommand {
         print(String(format: "RSS with %d simulated LIFX lights:            %.1f MiB", lights, rss))
     }
 
-    /// BLE: advert ingest against the bare C receiver, memory with 1,000 devices, passive sensors, the Nova.
+    /// The pure decode cost per advert of every BLE format, decryption included.
+    private func decode() throws {
+        print("BLE advert decode, pure (best of 5 runs of 20,000):")
+        for (name, nanoseconds) in try DecodeBench().run(iterations: 20_000) {
+            print("  " + name.padding(toLength: 26, withPad: " ", startingAt: 0) + String(format: "%8.0f ns/advert", nanoseconds))
+        }
+    }
+
+    /// BLE: advert ingest against the bare C receiver, memory with 1,000 devices, passive sensors, the Nova, the
+    /// decode cost of each format.
     private func ble(_ broker: Broker) async throws {
+        try decode()
         try await ingest(broker)
         let bench = BLEBench(broker: broker)
         print(String(format: "RSS with 1,000 BLE devices in range and published: %.1f MiB", try await bench.memory(devices: 1000)))

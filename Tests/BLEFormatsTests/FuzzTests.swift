@@ -66,6 +66,18 @@ struct FuzzTests {
                 IBeacon.decode(bytes, rssi: Int(Int8(truncatingIfNeeded: random.next()))) ?? .encrypted,
             ]
             results += uuids.compactMap { StandardCharacteristic.decode(BLEUUID(uuid16: $0), bytes) }
+            // The vendor formats, and the encrypted ones with a key (a wrong one, for random bytes).
+            let key = try? BindKey(bytes: random.bytes(16))
+            results += [
+                MiBeacon.decode(bytes, sender: Self.sender, key: key), BTHome.decode(bytes, sender: Self.sender, key: key),
+                Ruuvi.decode(bytes), OralB.decode(bytes), ThermoPro.decode(company: 0xF1C2, bytes, name: "TP357"),
+                Inkbird.decode(company: 0x07FC, bytes, name: "sps"),
+            ]
+            results += [
+                SwitchBot.decode(serviceData: bytes, manufacturerData: random.bytes(Int(random.next() % 20))),
+                Govee.decode(company: 0xEC88, bytes, name: "GVH5075_1234"),
+                Govee.decode(company: 0x0001, bytes, name: "GVH5100_1234"),
+            ].compactMap { $0 }
             for result in results {
                 guard let reading = result.reading else { continue }
                 decoded += 1
@@ -128,7 +140,7 @@ struct FuzzTests {
                 }
             case .undecodable(let failure):
                 if case .truncated(let at) = failure { #expect(at >= 1 && at < bytes.count) } else { Issue.record("\(failure)") }
-            case .encrypted:
+            case .encrypted, .wrongKey:
                 Issue.record("a plain header read as encrypted")
             }
         }

@@ -16,7 +16,7 @@ struct PassiveDecoderTests {
     func advertKeys() {
         let advert = Advert(serviceData: ["0000fcd2-0000-1000-8000-00805f9b34fb": [0x40], "FEAA": [0x20], "not a uuid": [1]])
         #expect(advert.serviceData == [BTHome.service: [0x40], Eddystone.service: [0x20]])
-        #expect(PassiveFormat.defaults == [.bthome, .atc, .pvvx])
+        #expect(PassiveFormat.defaults == [.bthome, .atc, .pvvx, .xiaomi, .switchbot, .govee, .oralb, .thermopro, .inkbird, .ruuvi])
         #expect(PassiveFormat(rawValue: "ibeacon") == .ibeacon && PassiveFormat(rawValue: "iBeacon") == nil)
     }
 

@@ -91,4 +91,33 @@ struct BlueZObjectsTests {
         #expect(objects.interfacesRemoved("/nowhere", [BlueZInterface.device]).isEmpty)
         #expect(objects.devices.isEmpty)
     }
+
+    /// ManufacturerData as BlueZ sends it: every company id it has seen, to its latest bytes.
+    static func makers(_ entries: [UInt16: [UInt8]]) -> [String: DBusValue] {
+        let list = entries.sorted { $0.key < $1.key }.map { DBusDictEntry(key: .uint16($0.key), value: .variant(.bytes($0.value))) }
+        return ["ManufacturerData": .dictionary(key: "q", value: "v", list)]
+    }
+
+    @Test("the company id whose data changed last is recorded: ThermoPro and Inkbird send each reading under a new one")
+    func latestManufacturer() throws {
+        var objects = BlueZObjects()
+        _ = objects.load(Self.managedObjects([(Self.nova, Self.interfaces(BlueZInterface.device, Self.novaProperties))]))
+        #expect(objects.devices[Self.nova]?.latestManufacturer == 0x004C, "the only id at first")
+        let device = BlueZInterface.device
+        _ = objects.propertiesChanged(
+            Self.nova, interface: device, properties: Self.makers([0x004C: [2, 21], 0xF1C2: [0, 0x1D]]), invalidated: [])
+        #expect(objects.devices[Self.nova]?.latestManufacturer == 0xF1C2, "a new id")
+        _ = objects.propertiesChanged(
+            Self.nova, interface: device, properties: Self.makers([0x004C: [2, 22], 0xF1C2: [0, 0x1D]]), invalidated: [])
+        #expect(objects.devices[Self.nova]?.latestManufacturer == 0x004C, "new bytes under an old id")
+        _ = objects.propertiesChanged(
+            Self.nova, interface: device, properties: Self.makers([0x004C: [2, 22], 0xF1C2: [0, 0x1D]]), invalidated: [])
+        #expect(objects.devices[Self.nova]?.latestManufacturer == 0x004C, "nothing changed: the last one stands")
+        _ = objects.propertiesChanged(
+            Self.nova, interface: device, properties: Self.makers([0x004C: [1], 0xF1C2: [1], 0xF2C2: [1]]), invalidated: [])
+        #expect(objects.devices[Self.nova]?.latestManufacturer == nil, "several at once: none is known to be newest")
+        _ = objects.propertiesChanged(Self.nova, interface: device, properties: [:], invalidated: ["ManufacturerData"])
+        #expect(objects.devices[Self.nova]?.latestManufacturer == nil && objects.devices[Self.nova]?.manufacturerData == [:])
+    }
 }
+

@@ -1,3 +1,4 @@
+import Foundation
 import TestSupport
 import BLEDriver
 import BLEFormats
@@ -82,7 +83,7 @@ struct BLEConfigTests {
     @Test("passive formats and the state and RSSI intervals: defaults, and values in any case")
     func passive() throws {
         let defaults = try ConfigLoader.parse(yaml: "ble:\n  enabled: true\n", file: "ble.yaml").ble
-        #expect(defaults.passive == [.bthome, .atc, .pvvx])
+        #expect(defaults.passive == [.bthome, .atc, .pvvx, .xiaomi, .switchbot, .govee, .oralb, .thermopro, .inkbird, .ruuvi])
         #expect(defaults.stateInterval == .seconds(60) && defaults.rssiInterval == .seconds(60))
         let yaml = "ble:\n  passive: [iBeacon, eddystone, BTHome]\n  state_interval: 5m\n  rssi_interval: 10s\n"
         let ble = try ConfigLoader.parse(yaml: yaml, file: "ble.yaml").ble
@@ -96,8 +97,8 @@ struct BLEConfigTests {
     @Test(
         "a bad passive format or interval is reported at its line and column",
         arguments: [
-            ("  passive: [bthome, xiaomi]\n", 2, 21, "ble.passive[1]", "\"xiaomi\" is not a passive advert format (bthome, atc"),
-            ("  passive:\n    - atc\n    - ruuvi\n", 4, 7, "ble.passive[1]", "\"ruuvi\" is not a passive advert format"),
+            ("  passive: [bthome, mibeacon]\n", 2, 21, "ble.passive[1]", "\"mibeacon\" is not a passive advert format (bthome, atc"),
+            ("  passive:\n    - atc\n    - tilt\n", 4, 7, "ble.passive[1]", "\"tilt\" is not a passive advert format"),
             ("  passive: [atc, pvvx, ATC]\n", 2, 24, "ble.passive[2]", "\"ATC\" is listed twice"),
             ("  passive: bthome\n", 2, 12, "ble.passive", "expected"),
             ("  state_interval: 500ms\n", 2, 19, "ble.state_interval", "must be at least 1s"),
@@ -106,4 +107,106 @@ struct BLEConfigTests {
     func passiveErrors(section: String, line: Int, column: Int, keyPath: String, message: String) {
         expectOneIssue("ble:\n" + section, file: "ble.yaml", line: line, column: column, keyPath: keyPath, message: message)
     }
+
+    @Test("bindkeys: by address in any case, 32 or 24 hex digits, printed as ***")
+    func bindkeys() throws {
+        let yaml = """
+            ble:
+              bindkeys:
+                "a4:c1:38:02:83:f4": "e9ea895fac7cca6d30532432a516f3a8"
+                "F8:24:41:C5:98:8B": b853075158487ca39a5b5ea9
+
+            """
+        let ble = try ConfigLoader.parse(yaml: yaml, file: "ble.yaml").ble
+        #expect(ble.bindkeys.count == 2)
+        let key = try #require(ble.bindkeys[try BluetoothAddress("A4:C1:38:02:83:F4")])
+        #expect(key == (try BindKey(hex: "e9ea895fac7cca6d30532432a516f3a8")))
+        #expect("\(ble.bindkeys)".contains("***") && !"\(ble.bindkeys)".contains("e9ea"))
+        #expect(BLESettings().bindkeys.isEmpty)
+    }
+
+    @Test(
+        "a bad bindkey or address is reported at its line and column, never quoting the key",
+        arguments: [
+            ("    \"A4:C1:38:02:83:F4\": \"e9ea895f\"\n", 3, 26, "ble.bindkeys.A4:C1:38:02:83:F4", "a bindkey is 32 hex digits"),
+            ("    \"A4:C1:38:02:83:F4\": \"e9ea895fac7cca6d30532432a516f3zz\"\n", 3, 26, "ble.bindkeys.A4:C1:38:02:83:F4", "not hex"),
+            ("    \"A4:C1:38\": \"e9ea895fac7cca6d30532432a516f3a8\"\n", 3, 5, "ble.bindkeys.A4:C1:38", "is not six octets"),
+        ])
+    func bindkeyErrors(entry: String, line: Int, column: Int, keyPath: String, message: String) {
+        expectOneIssue("ble:\n  bindkeys:\n" + entry, file: "ble.yaml", line: line, column: column, keyPath: keyPath, message: message)
+    }
+
+    @Test("formats: layouts described in YAML become user formats")
+    func formats() throws {
+        let yaml = """
+            ble:
+              formats:
+                - name: acme_thermo
+                  match: {manufacturer_id: 0xFFF1, prefix: "01"}
+                  fields:
+                    - {key: temperature, offset: 1, type: int16le, scale: 0.01, unit: "°C", device_class: temperature}
+                    - {key: humidity, offset: 3, type: uint8, unit: "%", device_class: humidity}
+                - name: tank
+                  match: {service_data: "fe00", name: "ACME*"}
+                  fields:
+                    - {key: level, offset: 0, type: uint16be, add: -100, state_class: total}
+
+            """
+        let formats = try ConfigLoader.parse(yaml: yaml, file: "ble.yaml").ble.formats
+        #expect(formats.count == 2)
+        #expect(formats[0].name == "acme_thermo" && formats[0].source == .manufacturer(0xFFF1) && formats[0].prefix == [0x01])
+        #expect(formats[0].fields.map(\.quantity.key) == ["temperature", "humidity"])
+        #expect(formats[0].fields[0].scale == 0.01 && formats[0].fields[0].type == .int16le)
+        #expect(formats[0].fields[0].quantity.unit == "°C" && formats[0].fields[0].quantity.deviceClass == "temperature")
+        #expect(formats[0].fields[1].quantity.name == "Humidity" && formats[0].fields[1].quantity.stateClass == "measurement")
+        #expect(formats[1].source == .service(BLEUUID(uuid16: 0xFE00)) && formats[1].localName?.matches("ACME-7") == true)
+        #expect(formats[1].fields[0].add == -100 && formats[1].fields[0].quantity.stateClass == "total")
+    }
+
+    @Test(
+        "a bad format is reported at its line and column",
+        arguments: [
+            ("  formats:\n    - name: x\n      match: {manufacturer_id: 0xFFF1}\n      fields:\n        - {key: t, offset: 1, type: int16}\n", 6, 37, "ble.formats[0].fields[0].type", "\"int16\" is not a field type"),
+            ("  formats:\n    - name: x\n      match: {manufacturer_id: 0x1FFFF}\n      fields:\n        - {key: t, offset: 1, type: int16le}\n", 4, 32, "ble.formats[0].match.manufacturer_id", "a company id is 0 to 0xFFFF"),
+            ("  formats:\n    - name: x\n      match: {manufacturer_id: 0xFFF1}\n      fields:\n        - {key: RSSI, offset: 1, type: int16le}\n", 6, 17, "ble.formats[0].fields[0].key", "a state key is lowercase"),
+            ("  formats:\n    - name: x\n      match: {manufacturer_id: 0xFFF1}\n      fields:\n        - {key: rssi, offset: 1, type: int16le}\n", 6, 17, "ble.formats[0].fields[0].key", "a key the bridge sets itself"),
+            ("  formats:\n    - name: x\n      match: {manufacturer_id: 0xFFF1, prefix: \"0g\"}\n      fields:\n        - {key: t, offset: 1, type: int16le}\n", 4, 48, "ble.formats[0].match.prefix", "is not hex"),
+            ("  formats:\n    - name: x\n      match: {manufacturer_id: 0xFFF1}\n      fields:\n        - {key: t, offset: 300, type: int16le}\n", 6, 28, "ble.formats[0].fields[0].offset", "needs an offset from 0 to 254"),
+        ])
+    func formatErrors(section: String, line: Int, column: Int, keyPath: String, message: String) {
+        expectOneIssue("ble:\n" + section, file: "ble.yaml", line: line, column: column, keyPath: keyPath, message: message)
+    }
+
+    @Test("bindkeys_file: a YAML map beside the config, redacted; a bad key in it is reported at bindkeys_file without the key")
+    func bindkeysFile() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("keys-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try Data("\"A4:C1:38:02:83:F4\": e9ea895fac7cca6d30532432a516f3a8\n".utf8).write(to: folder.appendingPathComponent("keys.yaml"))
+        let yaml = "ble:\n  bindkeys_file: keys.yaml\n  bindkeys:\n    \"54:48:E6:8F:80:A5\": \"231d39c1d7cc1ab1aee224cd096db932\"\n"
+        let config = try ConfigLoader.parse(yaml: yaml, file: "ble.yaml", baseDirectory: folder.path)
+        #expect(config.ble.bindkeys.count == 2)
+        #expect(config.redactedJSON["ble"]?["bindkeys"]?["A4:C1:38:02:83:F4"] == "***")
+        #expect(!config.redactedJSON.jsonString.contains("e9ea895f") && !config.redactedJSON.jsonString.contains("231d39c1"))
+        try Data("\"A4:C1:38:02:83:F4\": e9ea895fzz\n".utf8).write(to: folder.appendingPathComponent("bad.yaml"))
+        let error = #expect(throws: ConfigErrors.self) {
+            try ConfigLoader.parse(yaml: "ble:\n  bindkeys_file: bad.yaml\n", file: "ble.yaml", baseDirectory: folder.path)
+        }
+        #expect(error?.issues.count == 1 && error?.issues.first?.keyPath == "ble.bindkeys_file")
+        #expect(error?.issues.first?.message.contains("e9ea") == false)
+    }
+
+    @Test("a reload takes new bindkeys and formats live; any other ble change needs a restart")
+    func reloadable() throws {
+        var old = BLESettings()
+        old.enabled = true
+        var keys = old
+        keys.bindkeys = [try BluetoothAddress("A4:C1:38:02:83:F4"): try BindKey(hex: "e9ea895fac7cca6d30532432a516f3a8")]
+        keys.formats = [UserFormat(name: "x", source: .manufacturer(1), fields: [])]
+        #expect(!keys.needsRestart(from: old))
+        var adapter = keys
+        adapter.adapter = "hci1"
+        #expect(adapter.needsRestart(from: old))
+    }
 }
+

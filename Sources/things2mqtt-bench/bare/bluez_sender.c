@@ -4,14 +4,17 @@
  * prints its own rate. Every device's last signal carries a value no earlier one has (RSSI -40 or
  * 40.00 °C), so a receiver can tell when it has the final state.
  *
- *   bluez_sender ADDRESS DEVICES COUNT rssi|pvvx
+ *   bluez_sender ADDRESS DEVICES COUNT rssi|pvvx|mibeacon
  *
  * rssi: RSSI only, devices named "Bench NNN". pvvx: RSSI and the pvvx thermometer ServiceData (181A),
- * devices named "ATC_NNNNNN". Prints "ready" once it owns the name and the burst is marshalled, then
+ * devices named "ATC_NNNNNN". mibeacon: RSSI and an encrypted MiBeacon v5 temperature (FE95, AES-128-CCM with
+ * the key 00112233445566778899aabbccddeeff for every device, sealed with libcrypto while the burst is
+ * marshalled), devices named "LYWSD03MMC". Prints "ready" once it owns the name and the burst is marshalled, then
  * "sent COUNT start_ns end_ns" (CLOCK_MONOTONIC) once the burst's last byte is in the bus socket: its rate
  * is how fast the bus takes the signals in. Serves method calls until killed. */
 #include <dbus/dbus.h>
 #include <errno.h>
+#include <openssl/evp.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdio.h>
@@ -21,9 +24,10 @@
 #include <unistd.h>
 
 #define SERVICE_181A "0000181a-0000-1000-8000-00805f9b34fb"
+#define SERVICE_FE95 "0000fe95-0000-1000-8000-00805f9b34fb"
 
 static volatile sig_atomic_t go = 0;
-static int devices, count, pvvx;
+static int devices, count, pvvx, mibeacon;
 
 static void on_usr1(int sig) { (void)sig; go = 1; }
 
@@ -53,19 +57,58 @@ static void entry_basic(DBusMessageIter *dict, const char *key, int type, const 
     dbus_message_iter_close_container(dict, &entry);
 }
 
-/* ServiceData as BlueZ sends it: a{sv}, the 128-bit UUID to a variant holding ay. pvvx layout: MAC reversed,
- * temperature s16 x0.01 degC, humidity u16 x0.01 %, battery mV u16, battery %, counter, flags; little-endian. */
-static void entry_service_data(DBusMessageIter *dict, int index, int centidegrees, unsigned char counter) {
-    unsigned char mac[6], payload[15];
+/* A MiBeacon v5 frame (23 bytes) of the LYWSD03MMC (product 055B) at `index`: frame control 5858, product id,
+ * frame counter, MAC reversed, then object 1004 (temperature s16 x0.1 degC) sealed with AES-128-CCM (nonce: MAC
+ * reversed, product id, frame counter, 3-byte extended counter; associated data 11; 4-byte tag), the extended
+ * counter and the tag. */
+static void mibeacon_frame(int index, int decidegrees, unsigned counter, unsigned char frame[23]) {
+    static const unsigned char key[16] = {0x00, 0x11, 0x22, 0x33, 0x44, 0x55, 0x66, 0x77,
+                                          0x88, 0x99, 0xAA, 0xBB, 0xCC, 0xDD, 0xEE, 0xFF};
+    unsigned char mac[6], nonce[12], objects[5] = {0x04, 0x10, 0x02, decidegrees & 0xFF, (decidegrees >> 8) & 0xFF};
+    unsigned char extended[3] = {(counter >> 8) & 0xFF, (counter >> 16) & 0xFF, (counter >> 24) & 0xFF};
     address_of(index, mac);
-    for (int i = 0; i < 6; i++) payload[i] = mac[5 - i];
-    unsigned short humidity = 5000, millivolts = 3000;
-    payload[6] = centidegrees & 0xFF; payload[7] = (centidegrees >> 8) & 0xFF;
-    payload[8] = humidity & 0xFF; payload[9] = humidity >> 8;
-    payload[10] = millivolts & 0xFF; payload[11] = millivolts >> 8;
-    payload[12] = 90; payload[13] = counter; payload[14] = 0;
+    frame[0] = 0x58; frame[1] = 0x58; frame[2] = 0x5B; frame[3] = 0x05; frame[4] = counter & 0xFF;
+    for (int i = 0; i < 6; i++) frame[5 + i] = mac[5 - i];
+    memcpy(nonce, frame + 5, 6);
+    memcpy(nonce + 6, frame + 2, 3);
+    memcpy(nonce + 9, extended, 3);
+    EVP_CIPHER_CTX *context = EVP_CIPHER_CTX_new();
+    int length = 0;
+    unsigned char aad = 0x11;
+    if (!context || EVP_EncryptInit_ex(context, EVP_aes_128_ccm(), NULL, NULL, NULL) != 1
+        || EVP_CIPHER_CTX_ctrl(context, EVP_CTRL_AEAD_SET_IVLEN, 12, NULL) != 1
+        || EVP_CIPHER_CTX_ctrl(context, EVP_CTRL_AEAD_SET_TAG, 4, NULL) != 1
+        || EVP_EncryptInit_ex(context, NULL, NULL, key, nonce) != 1
+        || EVP_EncryptUpdate(context, NULL, &length, NULL, 5) != 1
+        || EVP_EncryptUpdate(context, NULL, &length, &aad, 1) != 1
+        || EVP_EncryptUpdate(context, frame + 11, &length, objects, 5) != 1
+        || EVP_EncryptFinal_ex(context, frame + 16, &length) != 1
+        || EVP_CIPHER_CTX_ctrl(context, EVP_CTRL_AEAD_GET_TAG, 4, frame + 19) != 1)
+        abort();
+    memcpy(frame + 16, extended, 3);
+    EVP_CIPHER_CTX_free(context);
+}
+
+/* ServiceData as BlueZ sends it: a{sv}, the 128-bit UUID to a variant holding ay. pvvx layout: MAC reversed,
+ * temperature s16 x0.01 degC, humidity u16 x0.01 %, battery mV u16, battery %, counter, flags; little-endian.
+ * mibeacon: the frame above, `counter` its frame counter with the extended counter above it. */
+static void entry_service_data(DBusMessageIter *dict, int index, int centidegrees, unsigned counter) {
+    unsigned char mac[6], payload[23];
+    int size = 15;
+    address_of(index, mac);
+    if (mibeacon) {
+        mibeacon_frame(index, centidegrees / 10, counter, payload);
+        size = 23;
+    } else {
+        for (int i = 0; i < 6; i++) payload[i] = mac[5 - i];
+        unsigned short humidity = 5000, millivolts = 3000;
+        payload[6] = centidegrees & 0xFF; payload[7] = (centidegrees >> 8) & 0xFF;
+        payload[8] = humidity & 0xFF; payload[9] = humidity >> 8;
+        payload[10] = millivolts & 0xFF; payload[11] = millivolts >> 8;
+        payload[12] = 90; payload[13] = counter & 0xFF; payload[14] = 0;
+    }
     const unsigned char *bytes = payload;
-    const char *key = "ServiceData", *uuid = SERVICE_181A;
+    const char *key = "ServiceData", *uuid = mibeacon ? SERVICE_FE95 : SERVICE_181A;
     DBusMessageIter entry, variant, services, service, inner, array;
     dbus_message_iter_open_container(dict, DBUS_TYPE_DICT_ENTRY, NULL, &entry);
     dbus_message_iter_append_basic(&entry, DBUS_TYPE_STRING, &key);
@@ -75,7 +118,7 @@ static void entry_service_data(DBusMessageIter *dict, int index, int centidegree
     dbus_message_iter_append_basic(&service, DBUS_TYPE_STRING, &uuid);
     dbus_message_iter_open_container(&service, DBUS_TYPE_VARIANT, "ay", &inner);
     dbus_message_iter_open_container(&inner, DBUS_TYPE_ARRAY, "y", &array);
-    dbus_message_iter_append_fixed_array(&array, DBUS_TYPE_BYTE, &bytes, 15);
+    dbus_message_iter_append_fixed_array(&array, DBUS_TYPE_BYTE, &bytes, size);
     dbus_message_iter_close_container(&inner, &array);
     dbus_message_iter_close_container(&service, &inner);
     dbus_message_iter_close_container(&services, &service);
@@ -102,7 +145,7 @@ static DBusMessage *advert(int index, int round, int last) {
     dbus_message_iter_append_basic(&args, DBUS_TYPE_STRING, &interface);
     dbus_message_iter_open_container(&args, DBUS_TYPE_ARRAY, "{sv}", &dict);
     entry_basic(&dict, "RSSI", DBUS_TYPE_INT16, "n", &rssi);
-    if (pvvx) entry_service_data(&dict, index, last ? 4000 : 2000 + (round % 2) * 100, (unsigned char)round);
+    if (pvvx || mibeacon) entry_service_data(&dict, index, last ? 4000 : 2000 + (round % 2) * 100, (unsigned)round);
     dbus_message_iter_close_container(&args, &dict);
     dbus_message_iter_open_container(&args, DBUS_TYPE_ARRAY, "s", &invalidated);
     dbus_message_iter_close_container(&args, &invalidated);
@@ -130,6 +173,7 @@ static void object(DBusMessageIter *objects, const char *path, const char *inter
         address_of(index, mac);
         snprintf(address, sizeof address, "%02X:%02X:%02X:%02X:%02X:%02X", mac[0], mac[1], mac[2], mac[3], mac[4], mac[5]);
         if (pvvx) snprintf(name, sizeof name, "ATC_%02X%02X%02X", mac[3], mac[4], mac[5]);
+        else if (mibeacon) snprintf(name, sizeof name, "LYWSD03MMC");
         else snprintf(name, sizeof name, "Bench %03d", index);
         const char *a = address, *n = name, *type = "public", *adapter = "/org/bluez/hci0";
         dbus_int16_t rssi = -70;
@@ -140,7 +184,7 @@ static void object(DBusMessageIter *objects, const char *path, const char *inter
         entry_basic(&props, "Adapter", DBUS_TYPE_OBJECT_PATH, "o", &adapter);
         entry_basic(&props, "Connected", DBUS_TYPE_BOOLEAN, "b", &no);
         entry_basic(&props, "RSSI", DBUS_TYPE_INT16, "n", &rssi);
-        if (pvvx) entry_service_data(&props, index, 2100, 255);
+        if (pvvx || mibeacon) entry_service_data(&props, index, 2100, 255);
     }
     dbus_message_iter_close_container(&ientry, &props);
     dbus_message_iter_close_container(&interfaces, &ientry);
@@ -224,12 +268,13 @@ static void burst(DBusConnection *connection) {
 
 int main(int argc, char **argv) {
     if (argc != 5) {
-        fprintf(stderr, "usage: %s ADDRESS DEVICES COUNT rssi|pvvx\n", argv[0]);
+        fprintf(stderr, "usage: %s ADDRESS DEVICES COUNT rssi|pvvx|mibeacon\n", argv[0]);
         return 2;
     }
     devices = atoi(argv[2]);
     count = atoi(argv[3]);
     pvvx = strcmp(argv[4], "pvvx") == 0;
+    mibeacon = strcmp(argv[4], "mibeacon") == 0;
     if (devices < 1 || devices > 65535 || count < devices) {
         fprintf(stderr, "need 1 <= DEVICES <= 65535 and COUNT >= DEVICES\n");
         return 2;

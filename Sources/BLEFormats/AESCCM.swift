@@ -1,0 +1,94 @@
+import COpenSSL
+
+/// AES-128 in CCM mode (RFC 3610) through OpenSSL's libcrypto, the cipher of encrypted MiBeacon and BTHome
+/// adverts. Pure functions of their inputs: every call sets up its own cipher context.
+public enum AESCCM {
+    /// The ciphers, fetched from libcrypto's provider once: `EVP_aes_128_ccm()` would look them up again at every
+    /// call, which costs more than the decryption of an advert. A fetched cipher is immutable and may be shared
+    /// between threads.
+    nonisolated(unsafe) static let ccm: OpaquePointer? = EVP_CIPHER_fetch(nil, "AES-128-CCM", nil) ?? EVP_aes_128_ccm()
+    nonisolated(unsafe) static let ctr: OpaquePointer? = EVP_CIPHER_fetch(nil, "AES-128-CTR", nil) ?? EVP_aes_128_ctr()
+
+    /// Decrypts `ciphertext` and checks its `tag` (4 to 16 bytes); nil when the tag does not match (a wrong key,
+    /// or bytes changed on the way) or the sizes are outside what CCM allows.
+    public static func open(
+        _ ciphertext: [UInt8], tag: [UInt8], key: [UInt8], nonce: [UInt8], associatedData: [UInt8] = []
+    ) -> [UInt8]? {
+        guard key.count == 16, (7...13).contains(nonce.count), tag.count >= 4, tag.count <= 16, tag.count % 2 == 0
+        else { return nil }
+        guard let context = EVP_CIPHER_CTX_new() else { return nil }
+        defer { EVP_CIPHER_CTX_free(context) }
+        var tag = tag
+        var length: Int32 = 0
+        // A buffer of at least one byte, so no pointer passed to libcrypto is null.
+        var plaintext = [UInt8](repeating: 0, count: max(ciphertext.count, 1))
+        guard EVP_DecryptInit_ex(context, ccm, nil, nil, nil) == 1,
+            EVP_CIPHER_CTX_ctrl(context, EVP_CTRL_AEAD_SET_IVLEN, Int32(nonce.count), nil) == 1,
+            EVP_CIPHER_CTX_ctrl(context, EVP_CTRL_AEAD_SET_TAG, Int32(tag.count), &tag) == 1,
+            EVP_DecryptInit_ex(context, nil, nil, key, nonce) == 1,
+            // CCM needs the total length before any data.
+            EVP_DecryptUpdate(context, nil, &length, nil, Int32(ciphertext.count)) == 1
+        else { return nil }
+        if !associatedData.isEmpty {
+            guard EVP_DecryptUpdate(context, nil, &length, associatedData, Int32(associatedData.count)) == 1 else {
+                return nil
+            }
+        }
+        let input = ciphertext.isEmpty ? [0] : ciphertext
+        // The tag is checked here: libcrypto returns 0 (and no plaintext) when it does not match.
+        guard EVP_DecryptUpdate(context, &plaintext, &length, input, Int32(ciphertext.count)) == 1 else { return nil }
+        return Array(plaintext.prefix(ciphertext.count))
+    }
+
+    /// Encrypts `plaintext` and computes its tag of `tagLength` bytes; nil for sizes CCM does not allow. The
+    /// devices do this; the bridge only needs it to test its decoders with keys and counters of its own.
+    public static func seal(
+        _ plaintext: [UInt8], key: [UInt8], nonce: [UInt8], associatedData: [UInt8] = [], tagLength: Int = 4
+    ) -> (ciphertext: [UInt8], tag: [UInt8])? {
+        guard key.count == 16, (7...13).contains(nonce.count), (4...16).contains(tagLength), tagLength % 2 == 0 else {
+            return nil
+        }
+        guard let context = EVP_CIPHER_CTX_new() else { return nil }
+        defer { EVP_CIPHER_CTX_free(context) }
+        var length: Int32 = 0
+        var ciphertext = [UInt8](repeating: 0, count: max(plaintext.count, 1) + 16)
+        var tag = [UInt8](repeating: 0, count: tagLength)
+        guard EVP_EncryptInit_ex(context, ccm, nil, nil, nil) == 1,
+            EVP_CIPHER_CTX_ctrl(context, EVP_CTRL_AEAD_SET_IVLEN, Int32(nonce.count), nil) == 1,
+            EVP_CIPHER_CTX_ctrl(context, EVP_CTRL_AEAD_SET_TAG, Int32(tagLength), nil) == 1,
+            EVP_EncryptInit_ex(context, nil, nil, key, nonce) == 1,
+            EVP_EncryptUpdate(context, nil, &length, nil, Int32(plaintext.count)) == 1
+        else { return nil }
+        if !associatedData.isEmpty {
+            guard EVP_EncryptUpdate(context, nil, &length, associatedData, Int32(associatedData.count)) == 1 else {
+                return nil
+            }
+        }
+        let input = plaintext.isEmpty ? [0] : plaintext
+        guard EVP_EncryptUpdate(context, &ciphertext, &length, input, Int32(plaintext.count)) == 1 else { return nil }
+        var final: Int32 = 0
+        guard EVP_EncryptFinal_ex(context, &ciphertext[Int(length)], &final) == 1,
+            EVP_CIPHER_CTX_ctrl(context, EVP_CTRL_AEAD_GET_TAG, Int32(tagLength), &tag) == 1
+        else { return nil }
+        return (Array(ciphertext.prefix(plaintext.count)), tag)
+    }
+
+    /// CCM's encryption without its tag: the keystream of counter blocks `L−1 | nonce | i` from i = 1, XORed
+    /// with the data (so it both encrypts and decrypts). MiBeacon v2/v3 sends no usable tag, so this is all that
+    /// can be done with it; a wrong key gives other bytes, never an error.
+    public static func keystream(_ data: [UInt8], key: [UInt8], nonce: [UInt8]) -> [UInt8]? {
+        guard key.count == 16, (7...13).contains(nonce.count) else { return nil }
+        let lengthSize = 15 - nonce.count
+        var counter = [UInt8(lengthSize - 1)] + nonce + [UInt8](repeating: 0, count: lengthSize)
+        counter[15] = 1
+        guard let context = EVP_CIPHER_CTX_new() else { return nil }
+        defer { EVP_CIPHER_CTX_free(context) }
+        var output = [UInt8](repeating: 0, count: max(data.count, 1) + 16)
+        var length: Int32 = 0
+        let input = data.isEmpty ? [0] : data
+        guard EVP_EncryptInit_ex(context, ctr, nil, key, counter) == 1,
+            EVP_EncryptUpdate(context, &output, &length, input, Int32(data.count)) == 1
+        else { return nil }
+        return Array(output.prefix(data.count))
+    }
+}

@@ -1,0 +1,114 @@
+public import BLEModels
+public import Support
+
+/// Xiaomi MiBeacon adverts (`ServiceData["0000fe95-…"]`): a frame-control word, the product id, a frame
+/// counter, then optionally the sender's MAC (reversed), a capability byte (and an I/O byte when it has bit
+/// 5), and objects `id u16, length u8, value`, one per advert as a rule. v4/v5 frames may be AES-CCM encrypted
+/// with the device's 16-byte bindkey (4-byte tag, associated data `11`); v2/v3 frames with a 12-byte key and
+/// no usable tag.
+public enum MiBeacon {
+    /// The service data UUID, `FE95`.
+    public static let service = BLEUUID(uuid16: 0xFE95)
+
+    /// The frame-control word, little-endian in bytes 0–1.
+    public struct FrameControl: Sendable, Hashable {
+        /// The raw word.
+        public let raw: UInt16
+        /// Bit 3: the objects are encrypted.
+        public var isEncrypted: Bool { raw & 0x0008 != 0 }
+        /// Bit 4: the sender's MAC follows the header.
+        public var hasMAC: Bool { raw & 0x0010 != 0 }
+        /// Bit 5: a capability byte follows.
+        public var hasCapability: Bool { raw & 0x0020 != 0 }
+        /// Bit 6: the frame carries objects (otherwise it only announces the device).
+        public var hasObjects: Bool { raw & 0x0040 != 0 }
+        /// Bit 7: a mesh frame, which this decoder does not read.
+        public var isMesh: Bool { raw & 0x0080 != 0 }
+        /// Bits 12–15.
+        public var version: Int { Int(raw >> 12) }
+    }
+
+    /// Decodes one MiBeacon payload. An encrypted frame needs `key`: without one it is `encrypted`, with one
+    /// whose tag does not match (or, for v2/v3, whose objects make no sense) it is `wrongKey`. The reading
+    /// carries the product's model, and the frame counter as its packet id.
+    public static func decode(_ payload: [UInt8], sender: BluetoothAddress? = nil, key: BindKey? = nil) -> Decoded {
+        guard !payload.isEmpty else { return .undecodable(.empty) }
+        var reader = ByteReader(payload)
+        do throws(DecodeFailure) {
+            let control = FrameControl(raw: UInt16(try reader.littleEndian(2)))
+            let product = UInt16(try reader.littleEndian(2))
+            let counter = try reader.uint8()
+            guard !control.isMesh else { throw .invalidValue("MiBeacon mesh frames are not read") }
+            guard control.version >= 2 else { throw .invalidValue("MiBeacon version \(control.version), not 2 to 5") }
+            guard let model = MiBeaconModels.model(product) else {
+                throw .invalidValue("MiBeacon product 0x\(String(product, radix: 16)) is no sensor this decoder knows")
+            }
+            // The MAC as the frame carries it: little-endian, the order the nonces take it in.
+            var mac = sender.map(littleEndian)
+            if control.hasMAC {
+                let bytes = Array(try reader.take(6))
+                let address = BluetoothAddress(value: bytes.reversed().reduce(0) { $0 << 8 | UInt64($1) })
+                if let sender, sender != address { throw .addressMismatch(address) }
+                mac = bytes
+            }
+            if control.hasCapability, try reader.uint8() & 0x20 != 0 { _ = try reader.uint8() }
+            guard control.hasObjects else { return .reading(Reading([], packetID: counter, model: model)) }
+            let body = Array(payload[reader.offset...])
+            let objects: [UInt8]
+            if control.isEncrypted {
+                guard let key, let mac else { return .encrypted }
+                if control.version >= 4 {
+                    guard let plain = try openV4(body, header: Array(payload[0..<5]), mac: mac, key: key) else {
+                        return .wrongKey
+                    }
+                    objects = plain
+                } else {
+                    objects = try openLegacy(body, header: Array(payload[0..<5]), mac: mac, key: key)
+                }
+            } else {
+                objects = body
+            }
+            let measurements: [Measurement]
+            do throws(DecodeFailure) {
+                measurements = try MiBeaconObjects.read(objects, product: product)
+            } catch {
+                // Without a tag, a wrong v2/v3 key shows only as objects that do not fit together.
+                if control.isEncrypted, control.version < 4 { return .wrongKey }
+                throw error
+            }
+            return .reading(Reading(measurements, packetID: counter, model: model))
+        } catch {
+            return .undecodable(error)
+        }
+    }
+
+    /// v4/v5: ciphertext, a 3-byte extended counter, a 4-byte tag; the nonce is the MAC, product id and frame
+    /// counter (header bytes 2–4) and the extended counter.
+    private static func openV4(_ body: [UInt8], header: [UInt8], mac: [UInt8], key: BindKey) throws(DecodeFailure)
+        -> [UInt8]?
+    {
+        guard body.count >= 3 + 7 else { throw .truncated(at: header.count) }
+        guard key.bytes.count == 16 else { return nil }
+        let extended = Array(body[(body.count - 7)..<(body.count - 4)])
+        let nonce = mac + Array(header[2..<5]) + extended
+        return AESCCM.open(
+            Array(body[..<(body.count - 7)]), tag: Array(body[(body.count - 4)...]), key: key.bytes, nonce: nonce,
+            associatedData: [0x11])
+    }
+
+    /// v2/v3: ciphertext, then 4 bytes of which the first 3 go into the nonce (the header, those 3 bytes and the
+    /// first 5 bytes of the little-endian MAC). The tag cannot be checked.
+    private static func openLegacy(_ body: [UInt8], header: [UInt8], mac: [UInt8], key: BindKey) throws(DecodeFailure)
+        -> [UInt8]
+    {
+        guard body.count >= 3 + 4 else { throw .truncated(at: header.count) }
+        let nonce = header + Array(body[(body.count - 4)..<(body.count - 1)]) + Array(mac[0..<5])
+        guard let plain = AESCCM.keystream(Array(body[..<(body.count - 4)]), key: key.aesKey, nonce: nonce) else {
+            throw .invalidValue("the key does not fit MiBeacon v2/v3")
+        }
+        return plain
+    }
+
+    /// An address as the 6 bytes of a frame: little-endian.
+    static func littleEndian(_ address: BluetoothAddress) -> [UInt8] { address.octets.reversed() }
+}
