@@ -49,8 +49,10 @@ extension BLEDriver {
 
     private func writeFrame(_ frame: NovaFrame, to device: DeviceID) async throws(CommandError) {
         if tracked.values.first(where: { $0.id == device })?.status?.isConnected != true {
-            // A command for a Nova in range but not connected connects it first, as a manual connect, so
-            // that no policy takes the connection away again.
+            // A user's command for a Nova in range but not connected connects it first, as a manual connect, so
+            // that no policy takes the connection away again. A renewal does not: a flash the user disconnected
+            // stays disconnected, and goes dark by its own timeout, which the failed renewal then reports.
+            guard novas[device]?.isUserCommand(frame.id) == true else { throw CommandError("\(device) is not connected") }
             try await connectByHand(device)
         }
         guard let client, let path = tracked.first(where: { $0.value.id == device })?.key else {

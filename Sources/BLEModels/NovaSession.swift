@@ -73,6 +73,9 @@ public struct NovaSession: Sendable {
         return frame
     }
 
+    /// Whether the frame of `id` carries a user's command (which may connect the flash) rather than a renewal.
+    public func isUserCommand(_ id: UInt8) -> Bool { inFlight?.frame.id == id && inFlight?.byUser == true }
+
     /// The frame of `id` goes to BlueZ now (the device is connected): a user's command shows `busy`.
     public mutating func sending(_ id: UInt8, now: ContinuousClock.Instant) -> [Effect] {
         guard inFlight?.frame.id == id else { return [] }
