@@ -1,0 +1,225 @@
+import Synchronization
+
+/// One message the bridge published under its base topic, as an in-process reader gets it.
+public struct TapMessage: Sendable, Equatable {
+    /// The topic relative to the base topic (`bridge/info`, `kitchen`).
+    public var topic: String
+    /// The payload as published; empty clears a retained topic.
+    public var payload: [UInt8]
+    /// Whether it was published retained (a newer one on its topic replaces it).
+    public var retained: Bool
+
+    /// Creates a message.
+    public init(topic: String, payload: [UInt8], retained: Bool) {
+        self.topic = topic
+        self.payload = payload
+        self.retained = retained
+    }
+}
+
+/// How much one reader may fall behind before it is dropped.
+public struct TapLimits: Sendable, Equatable {
+    /// Messages waiting for the reader.
+    public var messages: Int
+    /// Their topics' and payloads' bytes.
+    public var bytes: Int
+
+    /// Creates limits; the defaults hold a full refresh of a few hundred devices.
+    public init(messages: Int = 4096, bytes: Int = 4 << 20) {
+        self.messages = messages
+        self.bytes = bytes
+    }
+}
+
+/// The bridge's publishes under its base topic, for readers in the same process (the web frontend): the
+/// retained ones kept as the snapshot a new reader starts from, and every publish offered to each reader's
+/// bounded buffer. Offering never blocks or grows without bound: a reader past its limits is dropped and
+/// told through `onOverflow`, so a stalled reader never slows the bridge.
+public final class PublishTap: Sendable {
+    private struct State {
+        var retained: [String: [UInt8]] = [:]
+        var readers: [Int: TapSubscription] = [:]
+        var nextID = 0
+        var published = 0
+    }
+
+    private let prefix: String
+    private let limits: TapLimits
+    private let state = Mutex(State())
+
+    /// A tap for the publishes under `base`.
+    public init(base: String, limits: TapLimits = TapLimits()) {
+        prefix = base + "/"
+        self.limits = limits
+    }
+
+    /// Every message the bridge published, under its base or not.
+    public var publishedCount: Int { state.withLock { $0.published } }
+
+    /// The retained message held for a topic relative to the base.
+    public func retained(_ topic: String) -> [UInt8]? { state.withLock { $0.retained[topic] } }
+
+    /// How many readers are subscribed.
+    public var readerCount: Int { state.withLock { $0.readers.count } }
+
+    /// Called by the bridge's publish path for each publish, in order.
+    public func record(topic: String, payload: [UInt8], retain: Bool) {
+        let dropped = state.withLock { state -> [TapSubscription] in
+            state.published += 1
+            guard topic.hasPrefix(prefix) else { return [] }
+            let message = TapMessage(topic: String(topic.dropFirst(prefix.count)), payload: payload, retained: retain)
+            if retain { state.retained[message.topic] = payload.isEmpty ? nil : payload }
+            var dropped: [TapSubscription] = []
+            for (id, reader) in state.readers where !reader.offer(message) {
+                state.readers[id] = nil
+                dropped.append(reader)
+            }
+            return dropped
+        }
+        // Outside the lock: the handler closes a socket, which must not wait on the bridge's publishes.
+        for reader in dropped { reader.onOverflow() }
+    }
+
+    /// The retained messages now held (the bridge's state first, then the rest by topic) and a subscription to
+    /// every publish after them, taken together so nothing falls between the two.
+    public func subscribe(
+        onOverflow: @escaping @Sendable () -> Void = {}
+    ) -> (snapshot: [TapMessage], subscription: TapSubscription) {
+        state.withLock { state in
+            let id = state.nextID
+            state.nextID += 1
+            let reader = TapSubscription(id: id, limits: limits, tap: self, onOverflow: onOverflow)
+            state.readers[id] = reader
+            let snapshot = state.retained.map { TapMessage(topic: $0.key, payload: $0.value, retained: true) }
+                .sorted { Self.order($0.topic) < Self.order($1.topic) }
+            return (snapshot, reader)
+        }
+    }
+
+    func remove(_ id: Int) { _ = state.withLock { $0.readers.removeValue(forKey: id) } }
+
+    /// `bridge/state`, `bridge/info`, `bridge/devices` first, so a page knows the bridge before its devices.
+    private static func order(_ topic: String) -> (Int, String) {
+        switch topic {
+        case "bridge/state": (0, topic)
+        case "bridge/info": (1, topic)
+        case "bridge/devices": (2, topic)
+        default: (topic.hasPrefix("bridge/") ? 3 : 4, topic)
+        }
+    }
+}
+
+/// One reader's bounded buffer of the tap's publishes. A retained message replaces a waiting one of the same
+/// topic in its place (the newest state wins); past the tap's limits the reader is dropped.
+public final class TapSubscription: Sendable {
+    private struct State {
+        var pending: [TapMessage?] = []
+        var head = 0
+        /// Where a retained topic's waiting message is in `pending`.
+        var waiting: [String: Int] = [:]
+        var count = 0
+        var bytes = 0
+        var ended = false
+        var overflowed = false
+        var waiter: CheckedContinuation<TapMessage?, Never>?
+
+        mutating func pop() -> TapMessage? {
+            while head < pending.count {
+                let message = pending[head]
+                pending[head] = nil
+                head += 1
+                if head >= 256, head * 2 >= pending.count {
+                    pending.removeFirst(head)
+                    waiting = waiting.mapValues { $0 - head }
+                    head = 0
+                }
+                guard let message else { continue }
+                count -= 1
+                bytes -= Self.size(message)
+                if message.retained { waiting[message.topic] = nil }
+                return message
+            }
+            return nil
+        }
+
+        static func size(_ message: TapMessage) -> Int { message.topic.utf8.count + message.payload.count }
+    }
+
+    private let id: Int
+    private let limits: TapLimits
+    private let tap: PublishTap
+    let onOverflow: @Sendable () -> Void
+    private let state = Mutex(State())
+
+    init(id: Int, limits: TapLimits, tap: PublishTap, onOverflow: @escaping @Sendable () -> Void) {
+        self.id = id
+        self.limits = limits
+        self.tap = tap
+        self.onOverflow = onOverflow
+    }
+
+    /// Whether the reader was dropped for falling behind.
+    public var overflowed: Bool { state.withLock { $0.overflowed } }
+
+    /// Queues a message; false (and the buffer freed) when that passes the limits.
+    func offer(_ message: TapMessage) -> Bool {
+        let (fits, waiter, next) = state.withLock {
+            state -> (Bool, CheckedContinuation<TapMessage?, Never>?, TapMessage?) in
+            guard !state.ended else { return (true, nil, nil) }
+            let size = State.size(message)
+            if message.retained, let index = state.waiting[message.topic], let old = state.pending[index] {
+                state.pending[index] = message
+                state.bytes += size - State.size(old)
+            } else {
+                state.pending.append(message)
+                state.count += 1
+                state.bytes += size
+                if message.retained { state.waiting[message.topic] = state.pending.count - 1 }
+            }
+            if state.count > limits.messages || state.bytes > limits.bytes {
+                state.ended = true
+                state.overflowed = true
+                state.pending = []
+                state.waiting = [:]
+                state.head = 0
+                state.count = 0
+                state.bytes = 0
+                return (false, state.waiter.take(), nil)
+            }
+            guard let waiter = state.waiter.take() else { return (true, nil, nil) }
+            return (true, waiter, state.pop())
+        }
+        waiter?.resume(returning: next)
+        return fits
+    }
+
+    /// The next message, waiting for one; nil once the subscription ended (cancelled or overflowed) or the
+    /// waiting task is cancelled.
+    public func next() async -> TapMessage? {
+        await withTaskCancellationHandler {
+            await withCheckedContinuation { continuation in
+                let ready = state.withLock { state -> TapMessage?? in
+                    if let message = state.pop() { return .some(message) }
+                    if state.ended || Task.isCancelled { return .some(nil) }
+                    state.waiter = continuation
+                    return nil
+                }
+                if let ready { continuation.resume(returning: ready) }
+            }
+        } onCancel: {
+            state.withLock { $0.waiter.take() }?.resume(returning: nil)
+        }
+    }
+
+    /// Ends the subscription: the tap stops offering to it and a waiting `next()` returns nil.
+    public func cancel() {
+        tap.remove(id)
+        let waiter = state.withLock { state -> CheckedContinuation<TapMessage?, Never>? in
+            state.ended = true
+            state.pending = []
+            state.waiting = [:]
+            return state.waiter.take()
+        }
+        waiter?.resume(returning: nil)
+    }
+}
