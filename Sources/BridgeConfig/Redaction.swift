@@ -10,6 +10,7 @@ extension Configuration {
         var json: [String: JSONValue] = [
             "mqtt": Self.encoded(mqtt).setting("client_id", to: .string(mqtt.effectiveClientID)),
             "homeassistant": Self.encoded(homeassistant),
+            "frontend": Self.encoded(frontend),
             "devices": .object(devicesJSON),
             "log_level": .string(logLevel.rawValue),
         ]

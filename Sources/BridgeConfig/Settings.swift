@@ -5,6 +5,8 @@ public import Logging
 public struct Configuration: Sendable, Equatable {
     public var mqtt = MQTTSettings()
     public var homeassistant = HomeAssistantSettings()
+    /// The web page the daemon serves.
+    public var frontend = FrontendSettings()
     /// Per-device settings keyed by device id.
     public var devices: [DeviceID: DeviceSettings] = [:]
     public var logLevel: Logger.Level = .info

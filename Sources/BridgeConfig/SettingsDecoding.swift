@@ -9,7 +9,7 @@ extension CodingUserInfoKey {
 
 extension Configuration: Decodable {
     /// The sections every configuration has, before the families' own.
-    static let commonKeys = ["mqtt", "homeassistant", "devices", "log_level"]
+    static let commonKeys = ["mqtt", "homeassistant", "frontend", "devices", "log_level"]
 
     /// Decodes the root mapping; each family's section is decoded by its own settings type.
     public init(from decoder: any Decoder) throws {
@@ -31,6 +31,7 @@ extension Configuration: Decodable {
         }
         mqtt = value("mqtt", default: MQTTSettings())
         homeassistant = value("homeassistant", default: HomeAssistantSettings())
+        frontend = value("frontend", default: FrontendSettings())
         let rawDevices: [String: DeviceSettings] = value("devices", default: [:])
         let registered = Set(sections.map(\.integration))
         for (key, settings) in rawDevices {
