@@ -450,6 +450,8 @@ function single(expose, path, send, h, updaters) {
       updaters.push((state) => { const value = valueAt(state, path); if (typeof value === 'string' && document.activeElement !== input) input.value = value; });
       return row(h, label, input, button);
     }
+    case 'scene':
+      return row(h, label, h('button', { type: 'button', id, onclick: () => send(nest(path, expose.values?.[0] ?? label)) }, 'Activate'));
     case 'action':
       return row(h, label, ...(expose.values?.length ? expose.values : [true]).map((value) =>
         h('button', { type: 'button', id: `${id}-${value}`, onclick: () => send(nest(path, value)) }, value === true ? label : String(value))));
@@ -574,6 +576,7 @@ export class DeviceView {
     if ((device.exposes || []).some((expose) => expose.type === 'event')) sections.push(h('div', { class: 'card' }, h('h2', {}, 'Last events'), this.eventList));
     sections.push(this.renameCard(device));
     if (CONNECTING.includes(device.integration)) sections.push(this.connectionCard(device));
+    if (Array.isArray(device.details?.gatt)) sections.push(this.gattCard(device));
     this.root.replaceChildren(...sections);
   }
 
@@ -605,6 +608,33 @@ export class DeviceView {
           ? h('button', { type: 'button', id: 'forget', onclick: () => request('device/remember', { remember: false }, 'Forgotten') }, 'Forget')
           : h('button', { type: 'button', id: 'remember', onclick: () => request('device/remember', { remember: true }, 'Remembered') }, 'Remember')),
       h('p', { class: 'muted' }, device.remembered ? 'Remembered: connected whenever it is in range.' : 'Not remembered.'));
+  }
+
+  /// The connected device's GATT tree, each characteristic with what its flags allow: read, write, notify.
+  gattCard(device) {
+    const request = (name, payload) => this.connection.request(name, { device: device.id, ...payload });
+    const services = device.details.gatt.map((service) => h('fieldset', {},
+      h('legend', {}, service.name || service.uuid),
+      ...(service.characteristics || []).map((characteristic) => {
+        const flags = characteristic.flags || [];
+        const target = { characteristic: characteristic.uuid, service: service.uuid };
+        const output = h('code', { class: 'muted' }, '');
+        const hex = h('input', { type: 'text', placeholder: 'hex, e.g. c0ffee', 'aria-label': 'Value to write', size: 10 });
+        const read = () => attempt(() => request('ble/read', target)).then((data) => {
+          if (data) output.textContent = data.value !== undefined ? `${JSON.stringify(data.value)} (${data.hex})` : data.hex;
+        });
+        const write = () => attempt(() => request('ble/write', { ...target, hex: hex.value.trim() }), 'Written');
+        const notify = (enable) => attempt(() => request('ble/notify', { ...target, enable }), enable ? 'Notifications on' : 'Notifications off');
+        return h('div', { class: 'control', 'data-characteristic': characteristic.uuid },
+          h('label', {}, characteristic.name || characteristic.uuid, ' ', h('span', { class: 'muted' }, flags.join(', '))),
+          h('div', { class: 'row' },
+            flags.includes('read') ? h('button', { type: 'button', onclick: read }, 'Read') : null,
+            flags.some((flag) => flag.startsWith('write')) ? [hex, h('button', { type: 'button', onclick: write }, 'Write')] : null,
+            flags.includes('notify') || flags.includes('indicate')
+              ? [h('button', { type: 'button', onclick: () => notify(true) }, 'Notify'), h('button', { type: 'button', onclick: () => notify(false) }, 'Stop')] : null,
+            output));
+      })));
+    return h('div', { class: 'card', id: 'gatt' }, h('h2', {}, 'GATT'), h('p', { class: 'muted' }, 'Notified values appear in the state under gatt.'), ...services);
   }
 
   event({ topic, payload }) {

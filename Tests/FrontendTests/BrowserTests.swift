@@ -169,3 +169,21 @@ struct BrowserTests {
         await Self.stop(rig, browser)
     }
 }
+
+@Suite("Frontend in Chromium with many devices", .timeLimit(.minutes(2)))
+struct ManyDevicesBrowserTests {
+    @Test("with 200 devices the page lists them all and filters them within 2 s of load")
+    func twoHundredDevices() async throws {
+        let frontend = try await FrontendHarness.start(lights: 200)
+        let browser = try await WebDriver.start()
+        let started = ContinuousClock.now
+        try await browser.open(frontend.url + "/")
+        _ = try await browser.wait("200 devices", for: "return document.querySelectorAll('[data-id]').length === 200;", every: .milliseconds(20))
+        try await browser.type("#view input[type=search]", "Light 19")
+        _ = try await browser.wait("the filter applied", for: "return document.querySelectorAll('[data-id]').length === 11;", every: .milliseconds(20))
+        let elapsed = ContinuousClock.now - started
+        #expect(elapsed < .seconds(2), "listed and filtered after \(elapsed)")
+        await browser.stop()
+        await frontend.stop()
+    }
+}

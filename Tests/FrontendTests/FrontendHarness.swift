@@ -18,14 +18,23 @@ final class FrontendHarness: Sendable {
     var api: String { "ws://127.0.0.1:\(port)/api" }
 
     static func start(
-        token: String? = nil, authTimeout: Duration = .seconds(5), limits: TapLimits = TapLimits()
+        token: String? = nil, authTimeout: Duration = .seconds(5), limits: TapLimits = TapLimits(), lights: Int = 1
     ) async throws -> FrontendHarness {
         let tap = PublishTap(base: "t2m", limits: limits)
         var options = BridgeOptions.fastForTests()
         options.publishTap = tap
         let bridge = try await MemoryBridge.start(options: options)
-        bridge.driver().announce(Fixtures.colorLight(), state: ["state": "OFF"])
+        for index in 1...lights {
+            let hex = String(index, radix: 16)
+            let id = "lifx_d073d5" + String(repeating: "0", count: 6 - hex.count) + hex
+            bridge.driver().announce(Fixtures.colorLight(id, label: "Light \(index)"), state: ["state": "OFF", "brightness": .number(Double(index % 255))])
+        }
         _ = try await bridge.waitForPublish("t2m/lifx_d073d5000001")
+        try await waitUntil("\(lights) lights in bridge/devices", timeout: .seconds(30)) {
+            guard case .array(let list)? = bridge.transport.retained("t2m/bridge/devices").flatMap({ try? JSONValue.parse($0, limits: JSONLimits(maxBytes: .max, maxDepth: 64)) })
+            else { return false }
+            return list.count == lights
+        }
         var settings = FrontendSettings()
         settings.enabled = true
         settings.port = 0

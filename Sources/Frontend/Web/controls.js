@@ -104,6 +104,8 @@ function single(expose, path, send, h, updaters) {
       updaters.push((state) => { const value = valueAt(state, path); if (typeof value === 'string' && document.activeElement !== input) input.value = value; });
       return row(h, label, input, button);
     }
+    case 'scene':
+      return row(h, label, h('button', { type: 'button', id, onclick: () => send(nest(path, expose.values?.[0] ?? label)) }, 'Activate'));
     case 'action':
       return row(h, label, ...(expose.values?.length ? expose.values : [true]).map((value) =>
         h('button', { type: 'button', id: `${id}-${value}`, onclick: () => send(nest(path, value)) }, value === true ? label : String(value))));
