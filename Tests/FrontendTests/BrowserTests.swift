@@ -91,7 +91,7 @@ struct BrowserTests {
         await Self.stop(rig, browser)
     }
 
-    @Test("the EV3 brick: a motor slider runs the simulated motor and STOP stops it")
+    @Test("the EV3 brick: a motor slider runs the simulated motor, STOP stops it, a stepped move turns another")
     func brickMotors() async throws {
         let (rig, browser) = try await Self.start()
         try await browser.open("http://127.0.0.1:\(rig.frontendPort)/#/device/ev3_0016533f0c1e")
@@ -105,6 +105,12 @@ struct BrowserTests {
         try await waitUntil("motor A running", timeout: .seconds(10)) { rig.ev3.motor(.a).speed == 40 }
         try await browser.click("#stop-all")
         try await waitUntil("motor A stopped", timeout: .seconds(10)) { rig.ev3.motor(.a).speed == 0 }
+        // A stepped move: the values that are only sent go together in one command.
+        let start = rig.ev3.motor(.b).tacho
+        try await browser.type("#control-motor_b-power", "30")
+        try await browser.type("#control-motor_b-degrees", "180")
+        try await browser.click("#send-motor_b")
+        try await waitUntil("motor B stepped", timeout: .seconds(10)) { abs(rig.ev3.motor(.b).tacho - start) >= 90 }
         await Self.stop(rig, browser)
     }
 

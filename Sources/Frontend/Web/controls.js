@@ -18,14 +18,16 @@ export function buildControls(exposes, send, h) {
   const elements = [];
   const stops = [];
   let stopAll = null;
-  const walk = (list, path, into) => {
+  const walk = (list, path, into, qualifiers) => {
     for (const expose of list || []) {
       const where = expose.property ? [...path, expose.property] : path;
       if (expose.type === 'light') { into.push(light(expose.light || {}, send, h, updaters)); continue; }
       if (expose.type === 'composite') {
         const box = h('fieldset', {}, h('legend', {}, expose.name || expose.property));
         const inner = [];
-        walk(expose.features, where, inner);
+        const held = [];
+        walk(expose.features, where, inner, held);
+        if (held.length) inner.push(command(held, where, send, h));
         if (!inner.length) continue;
         box.append(...inner);
         into.push(box);
@@ -34,17 +36,47 @@ export function buildControls(exposes, send, h) {
       if (expose.type === 'action' && expose.property === 'stop') {
         if (path.length) stops.push({ path, payload: expose.values?.[0] ?? 'stop' }); else stopAll = { stop: expose.values?.[0] ?? true };
       }
+      // Inside a composite, values that are only ever sent (a motor's power, a move's time or degrees, its
+      // brake) go together in one command rather than one message each.
+      const access = expose.access ?? READ;
+      if (qualifiers && (access & SET) && !(access & READ) && (expose.type === 'numeric' || expose.type === 'binary')) {
+        qualifiers.push({ expose, path: where });
+        continue;
+      }
       const control = single(expose, where, send, h, updaters);
       if (control) into.push(control);
     }
   };
-  walk(exposes, [], elements);
+  walk(exposes, [], elements, null);
   if (stopAll || stops.length) {
     // One big press stops every motor: the device's own stop, else each composite's stop in its place.
     const payload = stopAll || Object.assign({}, ...stops.map(({ path, payload }) => nest(path, payload)));
     elements.unshift(h('button', { type: 'button', class: 'danger stop', id: 'stop-all', onclick: () => send(payload) }, 'STOP'));
   }
   return { elements, updaters };
+}
+
+/// Inputs for values that are only sent, and one button that sends those filled in as one `/set`.
+function command(held, path, send, h) {
+  const fields = held.map(({ expose, path: where }) => {
+    const label = expose.name || expose.property;
+    const id = `control-${where.join('-')}`;
+    const input = expose.type === 'numeric'
+      ? h('input', { type: 'number', id, min: expose.minimum, max: expose.maximum, step: expose.step ?? 1, placeholder: expose.unit || '', 'aria-label': label, style: 'width:7em' })
+      : h('select', { id, 'aria-label': label }, h('option', { value: '' }, '—'), h('option', { value: 'on' }, 'on'), h('option', { value: 'off' }, 'off'));
+    const value = () => {
+      if (input.value === '') return undefined;
+      if (expose.type === 'numeric') return Number(input.value);
+      return input.value === 'on' ? (expose.value_on ?? true) : (expose.value_off ?? false);
+    };
+    return { key: expose.property, input, value, label: h('label', { for: id }, label) };
+  });
+  const button = h('button', { type: 'button', class: 'primary', id: `send-${path.join('-')}`, onclick: () => {
+    const payload = {};
+    for (const field of fields) { const value = field.value(); if (value !== undefined) payload[field.key] = value; }
+    if (Object.keys(payload).length) send(nest(path, payload));
+  } }, 'Send');
+  return h('div', { class: 'control' }, h('div', { class: 'row' }, ...fields.map((field) => h('span', { class: 'field' }, field.label, field.input))), h('div', { class: 'row' }, button));
 }
 
 function row(h, label, ...children) {
