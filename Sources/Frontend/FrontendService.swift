@@ -34,11 +34,12 @@ public struct FrontendService: Service, CustomStringConvertible {
         let session = APISession(link: link, token: settings.authToken?.value, authTimeout: authTimeout, logger: logger)
         let logger = self.logger
         let host = settings.host
+        let loopback = UpgradeCheck.isLoopback(host)
         let onListening = self.onListening
         let app = Application(
             responder: FrontendResponder(link: link, metrics: FrontendMetrics(link: link)),
             server: .http1WebSocketUpgrade { head, channel, _ in
-                guard Self.isAPI(head.path), Self.sameOrigin(head) else { return .dontUpgrade }
+                guard Self.isAPI(head.path), UpgradeCheck(head).allowed(loopbackOnly: loopback) else { return .dontUpgrade }
                 return .upgrade([:]) { inbound, outbound, _ in
                     try await session.run(inbound: inbound, outbound: outbound, channel: channel)
                 }
@@ -65,18 +66,5 @@ public struct FrontendService: Service, CustomStringConvertible {
         guard let path else { return false }
         let bare = path.split(separator: "?", maxSplits: 1).first.map(String.init) ?? path
         return bare == "/api" || bare.hasSuffix("/api")
-    }
-
-    /// Browsers let any site open a websocket to 127.0.0.1: a web page (an http or https origin) from another
-    /// origin is refused, unless Home Assistant's ingress proxied it (it sets X-Ingress-Path, and its own Host).
-    /// Other clients name what they like as origin, so only browsers' pages are told apart this way.
-    static func sameOrigin(_ head: HTTPRequest) -> Bool {
-        guard let origin = head.headerFields.first(where: { $0.name.canonicalName == "origin" })?.value,
-            origin.hasPrefix("http://") || origin.hasPrefix("https://")
-        else { return true }
-        if head.headerFields.contains(where: { $0.name.canonicalName == "x-ingress-path" }) { return true }
-        guard let host = head.authority ?? head.headerFields.first(where: { $0.name.canonicalName == "host" })?.value
-        else { return false }
-        return origin == "http://" + host || origin == "https://" + host
     }
 }

@@ -112,12 +112,17 @@ struct APISocketTests {
         await frontend.stop()
     }
 
-    @Test("a page from another origin cannot open the websocket; the page's own origin can")
+    @Test("a page from another origin, or under a rebound name, cannot open the websocket; the page's own origin can")
     func crossOrigin() async throws {
         let frontend = try await FrontendHarness.start()
         let host = "127.0.0.1:\(frontend.port)"
         #expect(throws: TestFailure.self) { try StalledClient(port: frontend.port).handshake(first: "{}", host: host, origin: "http://evil.example") }
         try StalledClient(port: frontend.port).handshake(first: "{}", host: host, origin: "http://\(host)")
+        // DNS rebinding: a foreign name resolving to 127.0.0.1 is its own origin, but not a loopback host.
+        let rebound = "attacker.example:\(frontend.port)"
+        #expect(throws: TestFailure.self) { try StalledClient(port: frontend.port).handshake(first: "{}", host: rebound, origin: "http://\(rebound)") }
+        let local = "localhost:\(frontend.port)"
+        try StalledClient(port: frontend.port).handshake(first: "{}", host: local, origin: "http://\(local)")
         await frontend.stop()
     }
 }
