@@ -2,6 +2,7 @@ import Bridge
 import HummingbirdWebSocket
 import Logging
 import NIOCore
+import ServiceLifecycle
 
 /// One page's websocket at `api`: the token first when one is set, then every retained message the bridge
 /// holds under its base and every publish after them, while the page's frames go to the bridge's inbox as
@@ -26,6 +27,13 @@ struct APISession {
         }
         defer { subscription.cancel() }
         try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask {
+                // At shutdown the server sends each page a close frame; a page that does not read would hold the
+                // daemon's exit behind its full socket, so its channel is closed a moment later.
+                try await gracefulShutdown()
+                try await Task.sleep(for: .seconds(1))
+                channel.close(promise: nil)
+            }
             group.addTask {
                 for message in snapshot { try await outbound.write(.text(Frames.text(message))) }
                 while let message = await subscription.next() { try await outbound.write(.text(Frames.text(message))) }

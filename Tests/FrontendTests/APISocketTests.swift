@@ -16,7 +16,9 @@ struct APISocketTests {
         _ url: String, first: String? = nil, send: [String] = [], until: @escaping @Sendable ([JSONValue]) -> Bool
     ) async throws -> (frames: [JSONValue], close: UInt16?) {
         let frames = Mutex<[JSONValue]>([])
-        let close = try await WebSocketClient.connect(url: url, logger: logger) { inbound, outbound, _ in
+        // Each retained message is one frame, and bridge/devices is larger than the client's default frame limit.
+        let configuration = WebSocketClientConfiguration(maxFrameSize: 1 << 24)
+        let close = try await WebSocketClient.connect(url: url, configuration: configuration, logger: logger) { inbound, outbound, _ in
             if let first { try await outbound.write(.text(first)) }
             for text in send { try await outbound.write(.text(text)) }
             for try await message in inbound.messages(maxSize: 1 << 22) {
@@ -99,7 +101,7 @@ struct APISocketTests {
     func stalledClientIsClosed() async throws {
         let frontend = try await FrontendHarness.start(limits: TapLimits(messages: 256, bytes: 1 << 20))
         let client = try StalledClient(port: frontend.port)
-        try client.handshake(first: #"{"auth":""}"#)
+        try await client.handshake(first: #"{"auth":""}"#)
         try await waitUntil("the socket's subscription", timeout: .seconds(10)) { frontend.tap.readerCount == 1 }
         // 40 MB of events: far more than the socket buffers and the 1 MiB bound hold.
         let payload = Array(("{\"pad\":\"" + String(repeating: "x", count: 64 * 1024) + "\"}").utf8)
@@ -107,7 +109,7 @@ struct APISocketTests {
         for _ in 0..<640 { frontend.tap.record(topic: "t2m/bridge/event", payload: payload, retain: false) }
         #expect(ContinuousClock.now - started < .seconds(5), "publishing waited for the stalled socket")
         try await waitUntil("the stalled socket dropped", timeout: .seconds(10)) { frontend.tap.readerCount == 0 }
-        let received = try client.drainUntilClosed(timeout: .seconds(10))
+        let received = try await client.drainUntilClosed(timeout: .seconds(10))
         #expect(received < 640 * payload.count / 2)
         await frontend.stop()
     }
@@ -116,13 +118,17 @@ struct APISocketTests {
     func crossOrigin() async throws {
         let frontend = try await FrontendHarness.start()
         let host = "127.0.0.1:\(frontend.port)"
-        #expect(throws: TestFailure.self) { try StalledClient(port: frontend.port).handshake(first: "{}", host: host, origin: "http://evil.example") }
-        try StalledClient(port: frontend.port).handshake(first: "{}", host: host, origin: "http://\(host)")
+        await #expect(throws: TestFailure.self) {
+            try await StalledClient(port: frontend.port).handshake(first: "{}", host: host, origin: "http://evil.example")
+        }
+        try await StalledClient(port: frontend.port).handshake(first: "{}", host: host, origin: "http://\(host)")
         // DNS rebinding: a foreign name resolving to 127.0.0.1 is its own origin, but not a loopback host.
         let rebound = "attacker.example:\(frontend.port)"
-        #expect(throws: TestFailure.self) { try StalledClient(port: frontend.port).handshake(first: "{}", host: rebound, origin: "http://\(rebound)") }
+        await #expect(throws: TestFailure.self) {
+            try await StalledClient(port: frontend.port).handshake(first: "{}", host: rebound, origin: "http://\(rebound)")
+        }
         let local = "localhost:\(frontend.port)"
-        try StalledClient(port: frontend.port).handshake(first: "{}", host: local, origin: "http://\(local)")
+        try await StalledClient(port: frontend.port).handshake(first: "{}", host: local, origin: "http://\(local)")
         await frontend.stop()
     }
 }

@@ -72,6 +72,20 @@ struct DaemonFrontendTests {
         _ = try await rig.stop()
     }
 
+    @Test("a page that stopped reading does not hold up the daemon's exit")
+    func stalledPageAtShutdown() async throws {
+        let rig = try await DemoRig.start()
+        let page = try StalledClient(port: rig.frontendPort)
+        try await page.handshake(first: #"{"auth":""}"#)
+        try await Task.sleep(for: .milliseconds(500))
+        let started = ContinuousClock.now
+        let status = try await rig.bridge.terminate(timeout: .seconds(10))
+        #expect(status == 0)
+        #expect(ContinuousClock.now - started < .seconds(5))
+        _ = try? await rig.stop()
+        _ = page
+    }
+
     @Test("the retained snapshot, a /set frame acting as MQTT, and 4401 for a wrong token, against the daemon")
     func websocketOnDaemon() async throws {
         let rig = try await DemoRig.start(frontendToken: "s3cret")

@@ -3,7 +3,8 @@ import Glibc
 import TestSupport
 
 /// A websocket client on a raw socket that completes the upgrade, sends one frame and then reads nothing: a
-/// browser tab that stalled. Its receive buffer is made small so the server's writes back up soon.
+/// browser tab that stalled. Its receive buffer is made small so the server's writes back up soon. Reads never
+/// block: a test task waiting in `recv` would hold one of the few threads every test shares.
 final class StalledClient {
     let descriptor: Int32
 
@@ -20,23 +21,28 @@ final class StalledClient {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
         }
         guard result == 0 else { throw TestFailure("connect() failed: \(errno)") }
-        var timeout = timeval(tv_sec: 10, tv_usec: 0)
-        setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
     }
 
     deinit { close(descriptor) }
 
     /// Upgrades to a websocket and sends `first`; `origin` is sent as a browser would.
-    func handshake(first text: String, host: String = "127.0.0.1", origin: String? = nil) throws {
+    func handshake(first text: String, host: String = "127.0.0.1", origin: String? = nil) async throws {
         let request = "GET /api HTTP/1.1\r\nHost: \(host)\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
             + (origin.map { "Origin: \($0)\r\n" } ?? "")
             + "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n"
         try write(Array(request.utf8))
         var response: [UInt8] = []
         var byte: UInt8 = 0
+        let deadline = ContinuousClock.now + .seconds(10)
         while !response.suffix(4).elementsEqual([13, 10, 13, 10]) {
-            guard recv(descriptor, &byte, 1, 0) == 1 else { throw TestFailure("no upgrade response") }
-            response.append(byte)
+            let count = recv(descriptor, &byte, 1, Int32(MSG_DONTWAIT))
+            if count == 1 {
+                response.append(byte)
+            } else if count < 0, errno == EAGAIN || errno == EWOULDBLOCK, ContinuousClock.now < deadline {
+                try await Task.sleep(for: .milliseconds(10))
+            } else {
+                throw TestFailure("no upgrade response")
+            }
         }
         guard String(decoding: response, as: UTF8.self).hasPrefix("HTTP/1.1 101") else {
             throw TestFailure("upgrade refused: \(String(decoding: response, as: UTF8.self))")
@@ -54,16 +60,18 @@ final class StalledClient {
     }
 
     /// Reads everything the server still sends; returns the byte count once it has closed the connection.
-    func drainUntilClosed(timeout: Duration) throws -> Int {
+    func drainUntilClosed(timeout: Duration) async throws -> Int {
         var total = 0
         var buffer = [UInt8](repeating: 0, count: 65536)
         let deadline = ContinuousClock.now + timeout
         while ContinuousClock.now < deadline {
-            let count = recv(descriptor, &buffer, buffer.count, 0)
+            let count = recv(descriptor, &buffer, buffer.count, Int32(MSG_DONTWAIT))
             if count == 0 { return total }
             if count < 0 {
                 if errno == ECONNRESET { return total }
-                throw TestFailure("recv() failed: \(errno)")
+                guard errno == EAGAIN || errno == EWOULDBLOCK else { throw TestFailure("recv() failed: \(errno)") }
+                try await Task.sleep(for: .milliseconds(10))
+                continue
             }
             total += count
         }
