@@ -29,6 +29,12 @@ struct Bench: AsyncParsableCommand {
     @Flag(help: "Only the EV3 figures.")
     var ev3Only = false
 
+    @Flag(help: "Only the web frontend's fan-out figures.")
+    var webOnly = false
+
+    @Option(help: "State changes a second per light in the web frontend's fan-out.")
+    var webRate = 10
+
     func run() async throws {
         LoggingSystem.bootstrap { _ in SwiftLogNoOpLogHandler() }
         let broker = try await Broker.start()
@@ -36,10 +42,12 @@ struct Bench: AsyncParsableCommand {
         if ingestOnly { return try await ingest(broker) }
         if bleOnly { return try await ble(broker) }
         if ev3Only { return try await ev3(broker) }
+        if webOnly { return try await web(broker) }
         try await external(broker)
         if externalOnly { return }
         try await ble(broker)
         try await ev3(broker)
+        try await web(broker)
         let spine = SpineBench(broker: broker)
         let rtt = try await spine.brokerRoundTrip(samples: samples)
         print("broker round trip (publish → receive, QoS 1):   \(rtt.summary)")
@@ -100,6 +108,25 @@ struct Bench: AsyncParsableCommand {
             "  daemon at poll_interval 100ms, 2 bricks: "
                 + rates.map { String(format: "%.1f", $0) }.joined(separator: " and ") + " polls/s")
         print(String(format: "  daemon RSS with 2 bricks connected and polled: %.1f MiB", figures.rss))
+    }
+
+    /// The web frontend: 20 pages on the websocket while 100 lights change 10 times a second, and a stalled page.
+    private func web(_ broker: Broker) async throws {
+        let figures = try await FanoutBench(broker: broker).run(pages: 20, loaded: 100, rate: webRate, samples: min(samples, 200))
+        print("Web frontend, 20 pages on the api websocket, 100 lights changing \(webRate) times a second, one page stalled:")
+        print("  broker echo, QoS 1:                       \(figures.echo.summary)")
+        print(
+            "  /set → state of another light, QoS 1      \(figures.setToState.summary)  "
+                + String(
+                    format: "adds p50 %+.2f ms, p99 %+.2f ms over the echo",
+                    figures.setToState.percentile(50) - figures.echo.percentile(50),
+                    figures.setToState.percentile(99) - figures.echo.percentile(99)))
+        print("  frames each page received: \(figures.frames.min() ?? 0) to \(figures.frames.max() ?? 0)")
+        print(
+            String(
+                format: "  daemon RSS %.1f MiB before, peak %.1f MiB under load, %.1f MiB after; the stalled page was %@",
+                figures.rssBefore, figures.rssPeak, figures.rssAfter,
+                figures.stalledClosed ? "closed past its bound" : "kept (newest state per topic, within its bound)"))
     }
 
     /// Passive sensors: memory, a 10 Hz advertiser's publishes.
