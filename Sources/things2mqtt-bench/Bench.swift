@@ -35,6 +35,9 @@ struct Bench: AsyncParsableCommand {
     @Option(help: "State changes a second per light in the web frontend's fan-out.")
     var webRate = 10
 
+    @Option(help: "Pages on the websocket in the web frontend's fan-out (0 shows the same load without them).")
+    var webPages = 20
+
     func run() async throws {
         LoggingSystem.bootstrap { _ in SwiftLogNoOpLogHandler() }
         let broker = try await Broker.start()
@@ -112,8 +115,8 @@ struct Bench: AsyncParsableCommand {
 
     /// The web frontend: 20 pages on the websocket while 100 lights change 10 times a second, and a stalled page.
     private func web(_ broker: Broker) async throws {
-        let figures = try await FanoutBench(broker: broker).run(pages: 20, loaded: 100, rate: webRate, samples: min(samples, 200))
-        print("Web frontend, 20 pages on the api websocket, 100 lights changing \(webRate) times a second, one page stalled:")
+        let figures = try await FanoutBench(broker: broker).run(pages: webPages, loaded: 100, rate: webRate, samples: min(samples, 200))
+        print("Web frontend, \(webPages) pages on the api websocket, 100 lights changing \(webRate) times a second, one page stalled:")
         print("  broker echo, QoS 1:                       \(figures.echo.summary)")
         print(
             "  /set → state of another light, QoS 1      \(figures.setToState.summary)  "
