@@ -8,12 +8,16 @@ public struct TapMessage: Sendable, Equatable {
     public var payload: [UInt8]
     /// Whether it was published retained (a newer one on its topic replaces it).
     public var retained: Bool
+    /// The publish's place in the tap's order, the same for every reader: what a reader may key work it
+    /// shares with the others on (the web frontend builds each frame once for all its sockets).
+    public var sequence: UInt64
 
     /// Creates a message.
-    public init(topic: String, payload: [UInt8], retained: Bool) {
+    public init(topic: String, payload: [UInt8], retained: Bool, sequence: UInt64 = 0) {
         self.topic = topic
         self.payload = payload
         self.retained = retained
+        self.sequence = sequence
     }
 }
 
@@ -37,7 +41,7 @@ public struct TapLimits: Sendable, Equatable {
 /// told through `onOverflow`, so a stalled reader never slows the bridge.
 public final class PublishTap: Sendable {
     private struct State {
-        var retained: [String: [UInt8]] = [:]
+        var retained: [String: TapMessage] = [:]
         var readers: [Int: TapSubscription] = [:]
         var nextID = 0
         var published = 0
@@ -57,7 +61,7 @@ public final class PublishTap: Sendable {
     public var publishedCount: Int { state.withLock { $0.published } }
 
     /// The retained message held for a topic relative to the base.
-    public func retained(_ topic: String) -> [UInt8]? { state.withLock { $0.retained[topic] } }
+    public func retained(_ topic: String) -> [UInt8]? { state.withLock { $0.retained[topic]?.payload } }
 
     /// How many readers are subscribed.
     public var readerCount: Int { state.withLock { $0.readers.count } }
@@ -67,8 +71,9 @@ public final class PublishTap: Sendable {
         let dropped = state.withLock { state -> [TapSubscription] in
             state.published += 1
             guard topic.hasPrefix(prefix) else { return [] }
-            let message = TapMessage(topic: String(topic.dropFirst(prefix.count)), payload: payload, retained: retain)
-            if retain { state.retained[message.topic] = payload.isEmpty ? nil : payload }
+            let message = TapMessage(
+                topic: String(topic.dropFirst(prefix.count)), payload: payload, retained: retain, sequence: UInt64(state.published))
+            if retain { state.retained[message.topic] = payload.isEmpty ? nil : message }
             var dropped: [TapSubscription] = []
             for (id, reader) in state.readers where !reader.offer(message) {
                 state.readers[id] = nil
@@ -90,8 +95,7 @@ public final class PublishTap: Sendable {
             state.nextID += 1
             let reader = TapSubscription(id: id, limits: limits, tap: self, onOverflow: onOverflow)
             state.readers[id] = reader
-            let snapshot = state.retained.map { TapMessage(topic: $0.key, payload: $0.value, retained: true) }
-                .sorted { Self.order($0.topic) < Self.order($1.topic) }
+            let snapshot = state.retained.values.sorted { Self.order($0.topic) < Self.order($1.topic) }
             return (snapshot, reader)
         }
     }

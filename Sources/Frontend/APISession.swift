@@ -2,6 +2,7 @@ import Bridge
 import HummingbirdWebSocket
 import Logging
 import NIOCore
+import NIOWebSocket
 import ServiceLifecycle
 
 /// One page's websocket at `api`: the token first when one is set, then every retained message the bridge
@@ -9,6 +10,7 @@ import ServiceLifecycle
 /// the same MQTT messages would.
 struct APISession {
     let link: FrontendLink
+    let frames: FrameCache
     let token: String?
     let authTimeout: Duration
     let logger: Logger
@@ -35,12 +37,17 @@ struct APISession {
                 channel.close(promise: nil)
             }
             group.addTask {
-                for message in snapshot { try await outbound.write(.text(Frames.text(message))) }
-                while let message = await subscription.next() { try await outbound.write(.text(Frames.text(message))) }
+                for message in snapshot { try await send(message, outbound) }
+                while let message = await subscription.next() { try await send(message, outbound) }
             }
             while let message = try await messages.next() { try await receive(message, outbound: outbound) }
             group.cancelAll()
         }
+    }
+
+    /// One of the bridge's messages as a text frame whose bytes every socket shares.
+    private func send(_ message: TapMessage, _ outbound: WebSocketOutboundWriter) async throws {
+        try await outbound.write(.custom(WebSocketFrame(fin: true, opcode: .text, data: frames.frame(message))))
     }
 
     /// Waits for `{"auth": token}` as the first frame; a wrong one, another frame, or none in time closes with 4401.

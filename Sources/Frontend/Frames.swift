@@ -50,13 +50,13 @@ enum Frames {
 
     /// The frame for one of the bridge's publishes. The bridge publishes JSON (or an empty payload that clears
     /// a retained topic), so its bytes go in as they are, without a second parse for every socket.
-    static func text(_ message: TapMessage) -> String {
+    static func bytes(_ message: TapMessage) -> [UInt8] {
         var bytes: [UInt8] = Array(#"{"topic":"#.utf8)
         bytes += JSONValue.string(message.topic).jsonBytes
         bytes += Array(#","payload":"#.utf8)
         if message.payload.isEmpty { bytes += Array(#""""#.utf8) } else { bytes += message.payload }
         bytes.append(UInt8(ascii: "}"))
-        return String(decoding: bytes, as: UTF8.self)
+        return bytes
     }
 
     /// An error for the page.

@@ -31,7 +31,8 @@ public struct FrontendService: Service, CustomStringConvertible {
 
     /// Serves until graceful shutdown.
     public func run() async throws {
-        let session = APISession(link: link, token: settings.authToken?.value, authTimeout: authTimeout, logger: logger)
+        let session = APISession(
+            link: link, frames: FrameCache(), token: settings.authToken?.value, authTimeout: authTimeout, logger: logger)
         let logger = self.logger
         let host = settings.host
         let loopback = UpgradeCheck.isLoopback(host)
