@@ -32,14 +32,32 @@ struct BrowserTests {
         _ = try? await rig.stop()
     }
 
+    /// One demo and one browser for the checks that need no token, in an order none of them disturbs: each
+    /// demo is a broker, a BlueZ stand-in, two simulators and the daemon, too heavy to start for every check.
+    @Test("on the demo: the devices page, a light and rename, the brick's motors, the permit window, a path prefix, 360×640")
+    func onTheDemo() async throws {
+        let (rig, browser) = try await Self.start()
+        do {
+            try await Self.devicesPage(rig, browser)
+            try await Self.lightAndRename(rig, browser)
+            try await Self.brickMotors(rig, browser)
+            try await Self.permitWindow(rig, browser)
+            try await Self.pathPrefix(rig, browser)
+            try await Self.narrowScreen(rig, browser)
+        } catch {
+            await Self.stop(rig, browser)
+            throw error
+        }
+        await Self.stop(rig, browser)
+    }
+
     static func deviceIDs(_ rig: DemoRig) async throws -> [String] {
         guard case .array(let list)? = try await rig.broker.retainedJSON("things2mqtt/bridge/devices") else { return [] }
         return list.compactMap { $0["id"]?.stringValue }
     }
 
-    @Test("the devices page lists every demo device within 2 s, with no console error and no request to another host")
-    func devicesPage() async throws {
-        let (rig, browser) = try await Self.start()
+    /// the devices page lists every demo device within 2 s, with no console error and no request to another host.
+    static func devicesPage(_ rig: DemoRig, _ browser: WebDriver) async throws {
         let url = "http://127.0.0.1:\(rig.frontendPort)/"
         let ids = try await Self.deviceIDs(rig)
         let started = ContinuousClock.now
@@ -55,12 +73,10 @@ struct BrowserTests {
         for name in names.compactMap(\.stringValue) { #expect(name.hasPrefix(url), "request to \(name)") }
         let errors = try await browser.console().filter { $0.level == "SEVERE" || $0.level == "WARNING" }
         #expect(errors.isEmpty, "console: \(errors)")
-        await Self.stop(rig, browser)
     }
 
-    @Test("a light: MQTT changes show within 1 s; switched on from the page, MQTT and the cloud follow; rename keeps the HA id")
-    func lightAndRename() async throws {
-        let (rig, browser) = try await Self.start()
+    /// a light: MQTT changes show within 1 s; switched on from the page, MQTT and the cloud follow; rename keeps the HA id.
+    static func lightAndRename(_ rig: DemoRig, _ browser: WebDriver) async throws {
         let mqtt = try await TestClient.connect(to: rig.broker)
         try await browser.open("http://127.0.0.1:\(rig.frontendPort)/#/device/lifx_d073d5000002")
         _ = try await browser.wait("the light's controls", for: "return document.querySelector('#light-state');")
@@ -88,12 +104,10 @@ struct BrowserTests {
         let after = try await rig.broker.waitForRetained(discovery, timeout: .seconds(10)) { $0.json?["state_topic"] == "things2mqtt/den/lamp" }
         #expect(before != nil && after.json?["unique_id"] == before)
         await mqtt.close()
-        await Self.stop(rig, browser)
     }
 
-    @Test("the EV3 brick: a motor slider runs the simulated motor, STOP stops it, a stepped move turns another")
-    func brickMotors() async throws {
-        let (rig, browser) = try await Self.start()
+    /// the EV3 brick: a motor slider runs the simulated motor, STOP stops it, a stepped move turns another.
+    static func brickMotors(_ rig: DemoRig, _ browser: WebDriver) async throws {
         try await browser.open("http://127.0.0.1:\(rig.frontendPort)/#/device/ev3_0016533f0c1e")
         _ = try await browser.wait("motor controls", for: "return document.querySelector('#control-motor_a-speed') && document.querySelector('#stop-all');")
         try await browser.run("""
@@ -111,12 +125,10 @@ struct BrowserTests {
         try await browser.type("#control-motor_b-degrees", "180")
         try await browser.click("#send-motor_b")
         try await waitUntil("motor B stepped", timeout: .seconds(10)) { abs(rig.ev3.motor(.b).tacho - start) >= 90 }
-        await Self.stop(rig, browser)
     }
 
-    @Test("opening the permit window on the BLE page lets the demo's phone in, and it appears with a countdown running")
-    func permitWindow() async throws {
-        let (rig, browser) = try await Self.start()
+    /// opening the permit window on the BLE page lets the demo's phone in, and it appears with a countdown running.
+    static func permitWindow(_ rig: DemoRig, _ browser: WebDriver) async throws {
         let phone = "ble_5a1122334455"
         #expect(try await !Self.deviceIDs(rig).contains(phone))
         try await browser.open("http://127.0.0.1:\(rig.frontendPort)/#/ble")
@@ -125,12 +137,11 @@ struct BrowserTests {
         _ = try await browser.wait("the countdown", for: "return /left/.test(document.querySelector('#permit-countdown').textContent);")
         _ = try await browser.wait(
             "the phone on the page", for: "return document.querySelector('#ble-devices [data-id=\"\(phone)\"]');", timeout: .seconds(20))
-        await Self.stop(rig, browser)
     }
 
-    @Test("at 360×640 nothing scrolls sideways on any page")
-    func narrowScreen() async throws {
-        let (rig, browser) = try await Self.start(width: 360, height: 640)
+    /// at 360×640 nothing scrolls sideways on any page.
+    static func narrowScreen(_ rig: DemoRig, _ browser: WebDriver) async throws {
+        try await browser.resize(width: 360, height: 640)
         for page in ["#/devices", "#/device/lifx_d073d5000002", "#/device/ev3_0016533f0c1e", "#/ble", "#/bridge", "#/logs"] {
             try await browser.open("http://127.0.0.1:\(rig.frontendPort)/\(page)")
             _ = try await browser.wait("\(page) drawn", for: "return document.querySelector('main h1');")
@@ -143,7 +154,6 @@ struct BrowserTests {
         try await browser.open("http://127.0.0.1:\(rig.frontendPort)/#/devices")
         _ = try await browser.wait("devices", for: "return document.querySelectorAll('[data-id]').length > 3;")
         try await browser.screenshot(to: NSTemporaryDirectory() + "things2mqtt-devices-360.png")
-        await Self.stop(rig, browser)
     }
 
     @Test("a wrong token gets the login form; the right one opens the page; logout returns to the form")
@@ -162,9 +172,8 @@ struct BrowserTests {
         await Self.stop(rig, browser)
     }
 
-    @Test("served under a path prefix, as ingress does, every file and the websocket load")
-    func pathPrefix() async throws {
-        let (rig, browser) = try await Self.start()
+    /// served under a path prefix, as ingress does, every file and the websocket load.
+    static func pathPrefix(_ rig: DemoRig, _ browser: WebDriver) async throws {
         let url = "http://127.0.0.1:\(rig.frontendPort)/api/hassio_ingress/t0k3n/"
         try await browser.open(url)
         _ = try await browser.wait("the devices", for: "return document.querySelectorAll('[data-id]').length > 3;")
@@ -172,7 +181,6 @@ struct BrowserTests {
         guard case .array(let names) = resources else { throw TestFailure("no resource list") }
         #expect(names.count >= 5)
         for name in names.compactMap(\.stringValue) { #expect(name.hasPrefix(url), "\(name) is not under the prefix") }
-        await Self.stop(rig, browser)
     }
 }
 

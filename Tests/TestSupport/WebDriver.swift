@@ -85,6 +85,11 @@ public final class WebDriver: Sendable {
         profile.remove()
     }
 
+    /// Sets the window's size in CSS pixels.
+    public func resize(width: Int, height: Int) async throws {
+        _ = try await command("POST", "/window/rect", ["width": .number(Double(width)), "height": .number(Double(height))])
+    }
+
     /// Opens a URL and returns once it has loaded.
     public func open(_ url: String) async throws {
         _ = try await command("POST", "/url", ["url": .string(url)])
