@@ -80,6 +80,7 @@ struct BrowserTests {
         let mqtt = try await TestClient.connect(to: rig.broker)
         try await browser.open("http://127.0.0.1:\(rig.frontendPort)/#/device/lifx_d073d5000002")
         _ = try await browser.wait("the light's controls", for: "return document.querySelector('#light-state');")
+        _ = try await browser.wait("its Home Assistant light", for: "return /light/.test(document.querySelector('#ha-entities')?.textContent);")
         // A change made over MQTT.
         mqtt.publish("things2mqtt/living_room/floor_lamp/set", #"{"state":"ON","brightness":77}"#)
         let shown = ContinuousClock.now

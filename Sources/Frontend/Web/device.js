@@ -63,6 +63,7 @@ export class DeviceView {
     if (elements.length) sections.push(h('div', { class: 'card', id: 'controls' }, h('h2', {}, 'Controls'), ...elements));
     sections.push(h('div', { class: 'card' }, h('h2', {}, 'State'), this.state));
     if ((device.exposes || []).some((expose) => expose.type === 'event')) sections.push(h('div', { class: 'card' }, h('h2', {}, 'Last events'), this.eventList));
+    if (device.homeassistant !== false && this.connection.info?.homeassistant?.enabled) sections.push(entitiesCard(device));
     sections.push(this.renameCard(device));
     if (CONNECTING.includes(device.integration)) sections.push(this.connectionCard(device));
     if (Array.isArray(device.details?.gatt)) sections.push(this.gattCard(device));
@@ -142,4 +143,38 @@ export class DeviceView {
     this.seen.textContent = `Last seen ${ago(seen)}`;
     for (const element of this.root.querySelectorAll('.ago[data-time]')) element.textContent = ago(Number(element.dataset.time));
   }
+}
+
+/// The Home Assistant entity each expose leaf becomes, as the bridge's discovery makes them.
+function component(expose) {
+  const settable = (expose.access ?? 1) & 2;
+  const readable = (expose.access ?? 1) & 1;
+  switch (expose.type) {
+    case 'light': return 'light';
+    case 'binary': return settable && readable ? 'switch' : 'binary_sensor';
+    case 'numeric': return settable && readable ? 'number' : 'sensor';
+    case 'enum': return settable && readable ? 'select' : 'sensor';
+    case 'text': return settable && readable ? 'text' : 'sensor';
+    case 'action': return 'button';
+    case 'scene': return 'scene';
+    case 'event': return 'event';
+    default: return null;
+  }
+}
+
+function entitiesCard(device) {
+  const rows = [];
+  const walk = (list, names) => {
+    for (const expose of list || []) {
+      const name = [...names, expose.name || expose.property].filter(Boolean).join(' ');
+      if (expose.type === 'composite') { walk(expose.features, [...names, expose.name || expose.property]); continue; }
+      // Values that only qualify a command (a move's time) get no entity.
+      if ((expose.access ?? 1) === 2 && expose.type !== 'action' && expose.type !== 'scene') continue;
+      const kind = component(expose);
+      if (kind) rows.push([kind, name]);
+    }
+  };
+  walk(device.exposes, []);
+  return h('div', { class: 'card', id: 'ha-entities' }, h('h2', {}, 'Home Assistant entities'),
+    h('div', { class: 'grid2' }, ...rows.flatMap(([kind, name]) => [h('span', { class: 'muted' }, kind), h('span', {}, name)])));
 }
