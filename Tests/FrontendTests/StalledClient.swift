@@ -3,7 +3,8 @@ import Glibc
 import TestSupport
 
 /// A websocket client on a raw socket that completes the upgrade, sends one frame and then reads nothing: a
-/// browser tab that stalled. Its receive buffer is made small so the server's writes back up soon. Reads never
+/// browser tab that stalled. Its receive buffer is kept at 64 KiB, so the server's writes back up soon and what
+/// is left in the socket buffers drains fast once the test reads. Reads never
 /// block: a test task waiting in `recv` would hold one of the few threads every test shares.
 final class StalledClient {
     let descriptor: Int32
@@ -11,7 +12,7 @@ final class StalledClient {
     init(port: Int) throws {
         descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard descriptor >= 0 else { throw TestFailure("socket() failed") }
-        var size: Int32 = 4096
+        var size: Int32 = 65536
         setsockopt(descriptor, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size))
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
@@ -70,7 +71,7 @@ final class StalledClient {
             if count < 0 {
                 if errno == ECONNRESET { return total }
                 guard errno == EAGAIN || errno == EWOULDBLOCK else { throw TestFailure("recv() failed: \(errno)") }
-                try await Task.sleep(for: .milliseconds(10))
+                try await Task.sleep(for: .milliseconds(1))
                 continue
             }
             total += count
