@@ -984,7 +984,7 @@ td, th { text-align: left; padding: .25em .4em; border-bottom: 1px solid var(--l
         "ui.js": WebAsset(
             contentType: "text/javascript; charset=utf-8",
             body: #"""
-// Small helpers shared by the views: building elements, times, signal, notices.
+// Small functions the views share: building elements, times, signal, notices.
 
 /// Builds an element: h('a', { href: '#/x', class: 'y' }, 'text', child…). `on*` attributes become listeners.
 export function h(tag, attributes = {}, ...children) {

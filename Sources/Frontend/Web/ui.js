@@ -1,4 +1,4 @@
-// Small helpers shared by the views: building elements, times, signal, notices.
+// Small functions the views share: building elements, times, signal, notices.
 
 /// Builds an element: h('a', { href: '#/x', class: 'y' }, 'text', child…). `on*` attributes become listeners.
 export function h(tag, attributes = {}, ...children) {
