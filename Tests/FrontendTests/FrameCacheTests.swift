@@ -24,4 +24,14 @@ struct FrameCacheTests {
         #expect(cache.frame(messages[0]) == first)
         #expect(String(buffer: cache.frame(messages[2])) == #"{"topic":"t3","payload":3}"#)
     }
+
+    @Test("the cache is bounded in bytes as well as in frames")
+    func byteBound() {
+        let cache = FrameCache(capacity: 1000, maxBytes: 10_000)
+        for sequence in 1...100 {
+            _ = cache.frame(TapMessage(topic: "big", payload: Array(repeating: 0x31, count: 1000), retained: false, sequence: UInt64(sequence)))
+        }
+        #expect(cache.size.bytes <= 10_000)
+        #expect(cache.size.count < 10)
+    }
 }
