@@ -11,6 +11,7 @@ import ServiceLifecycle
 struct APISession {
     let link: FrontendLink
     let frames: FrameCache
+    let gate: SocketGate
     let token: String?
     let authTimeout: Duration
     let logger: Logger
@@ -19,6 +20,12 @@ struct APISession {
     static let unauthorized: UInt16 = 4401
 
     func run(inbound: WebSocketInboundStream, outbound: WebSocketOutboundWriter, channel: any Channel) async throws {
+        guard gate.enter() else {
+            logger.warning("Refused a frontend websocket: too many pages open", metadata: ["limit": "\(gate.limit)"])
+            // 1013: try again later.
+            return try await outbound.close(.unknown(1013), reason: "Too many pages")
+        }
+        defer { gate.leave() }
         var messages = inbound.messages(maxSize: link.inbox.limits.payloadBytes + 4096).makeAsyncIterator()
         if let token, !(try await authenticate(&messages, outbound: outbound, token: token)) { return }
         let logger = self.logger

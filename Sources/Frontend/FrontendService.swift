@@ -12,17 +12,20 @@ public struct FrontendService: Service, CustomStringConvertible {
     let link: FrontendLink
     let logger: Logger
     let authTimeout: Duration
+    let maxSockets: Int
     let onListening: @Sendable (Int) -> Void
 
-    /// Creates the service; `onListening` gets the bound port (useful with port 0).
+    /// Creates the service; `maxSockets` pages may hold the websocket at once; `onListening` gets the bound
+    /// port (useful with port 0).
     public init(
         settings: FrontendSettings, link: FrontendLink, logger: Logger, authTimeout: Duration = .seconds(5),
-        onListening: @escaping @Sendable (Int) -> Void = { _ in }
+        maxSockets: Int = 64, onListening: @escaping @Sendable (Int) -> Void = { _ in }
     ) {
         self.settings = settings
         self.link = link
         self.logger = logger
         self.authTimeout = authTimeout
+        self.maxSockets = maxSockets
         self.onListening = onListening
     }
 
@@ -32,7 +35,8 @@ public struct FrontendService: Service, CustomStringConvertible {
     /// Serves until graceful shutdown.
     public func run() async throws {
         let session = APISession(
-            link: link, frames: FrameCache(), token: settings.authToken?.value, authTimeout: authTimeout, logger: logger)
+            link: link, frames: FrameCache(), gate: SocketGate(limit: maxSockets), token: settings.authToken?.value,
+            authTimeout: authTimeout, logger: logger)
         let logger = self.logger
         let host = settings.host
         let loopback = UpgradeCheck.isLoopback(host)

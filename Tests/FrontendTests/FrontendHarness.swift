@@ -18,7 +18,8 @@ final class FrontendHarness: Sendable {
     var api: String { "ws://127.0.0.1:\(port)/api" }
 
     static func start(
-        token: String? = nil, authTimeout: Duration = .seconds(5), limits: TapLimits = TapLimits(), lights: Int = 1
+        token: String? = nil, authTimeout: Duration = .seconds(5), limits: TapLimits = TapLimits(), lights: Int = 1,
+        maxSockets: Int = 64
     ) async throws -> FrontendHarness {
         let tap = PublishTap(base: "t2m", limits: limits)
         var options = BridgeOptions.fastForTests()
@@ -44,7 +45,7 @@ final class FrontendHarness: Sendable {
         let port = Mutex(0)
         let service = FrontendService(
             settings: settings, link: link, logger: Logger(label: "frontend-test"), authTimeout: authTimeout,
-            onListening: { bound in port.withLock { $0 = bound } })
+            maxSockets: maxSockets, onListening: { bound in port.withLock { $0 = bound } })
         let task = Task { try await service.run() }
         let bound = try await waitForValue("the frontend's port", timeout: .seconds(20)) { port.withLock { $0 == 0 ? nil : $0 } }
         return FrontendHarness(bridge: bridge, tap: tap, port: bound, connected: connected, task: task)
