@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import Synchronization
 import TestSupport
 
 /// A websocket client on a raw socket that completes the upgrade, sends one frame and then reads nothing: a
@@ -24,7 +25,15 @@ final class StalledClient {
         guard result == 0 else { throw TestFailure("connect() failed: \(errno)") }
     }
 
-    deinit { close(descriptor) }
+    private let closed = Mutex(false)
+
+    deinit { hangUp() }
+
+    /// Closes the connection, as a tab being closed does.
+    func hangUp() {
+        guard !closed.withLock({ state in defer { state = true }; return state }) else { return }
+        close(descriptor)
+    }
 
     /// Upgrades to a websocket and sends `first`; `origin` is sent as a browser would.
     func handshake(first text: String, host: String = "127.0.0.1", origin: String? = nil) async throws {
