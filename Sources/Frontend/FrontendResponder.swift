@@ -33,9 +33,15 @@ struct FrontendResponder: HTTPResponder {
                 body = body.replacingOccurrences(of: "<head>", with: "<head>\n" + base)
             }
             // The page is small and changes with each release: always revalidated, never stale after an upgrade.
-            return Self.text(body, type: asset.contentType, cache: "no-cache")
+            var response = Self.text(body, type: asset.contentType, cache: "no-cache")
+            if name == "index.html" { response.headers[.contentSecurityPolicy] = Self.policy }
+            return response
         }
     }
+
+    /// The page loads nothing from another host and runs no inline script; the browser holds it to that.
+    static let policy =
+        "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; connect-src 'self'; base-uri 'self'; form-action 'none'"
 
     /// `<base href>` for Home Assistant's ingress prefix, when it is a plain path (anything else is ignored).
     static func baseElement(_ prefix: String) -> String? {

@@ -6,7 +6,9 @@ import TestSupport
 
 @Suite("Frontend HTTP: the page under any prefix, healthz", .timeLimit(.minutes(2)))
 struct StaticFilesTests {
-    func get(_ url: String, headers: [(String, String)] = []) async throws -> (status: UInt, body: String, type: String?, location: String?) {
+    func get(_ url: String, headers: [(String, String)] = []) async throws -> (
+        status: UInt, body: String, type: String?, location: String?, policy: String?
+    ) {
         var request = HTTPClientRequest(url: url)
         for (name, value) in headers { request.headers.add(name: name, value: value) }
         let client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: .init(redirectConfiguration: .disallow))
@@ -14,7 +16,10 @@ struct StaticFilesTests {
             let response = try await client.execute(request, timeout: .seconds(10))
             let body = try await response.body.collect(upTo: 4 << 20)
             try await client.shutdown()
-            return (response.status.code, String(buffer: body), response.headers.first(name: "content-type"), response.headers.first(name: "location"))
+            return (
+                response.status.code, String(buffer: body), response.headers.first(name: "content-type"),
+                response.headers.first(name: "location"), response.headers.first(name: "content-security-policy")
+            )
         } catch {
             try await client.shutdown()
             throw error
@@ -49,6 +54,7 @@ struct StaticFilesTests {
         #expect(root.status == 200)
         #expect(root.type?.hasPrefix("text/html") == true)
         #expect(root.body.contains(#"src="app.js""#))
+        #expect(root.policy?.contains("default-src 'self'") == true)
         let prefixed = try await get(frontend.url + "/api/hassio_ingress/abc/app.js")
         #expect(prefixed.status == 200)
         #expect(prefixed.type?.hasPrefix("text/javascript") == true)
