@@ -334,7 +334,7 @@ let package = Package(
         .testTarget(
             name: "FrontendTests",
             dependencies: [
-                "Frontend", "TestSupport", "Bridge", "BridgeCore", "BridgeConfig",
+                "Frontend", "TestSupport", "Bridge", "BridgeCore", "BridgeConfig", "LIFXSimulator",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "WSClient", package: "swift-websocket"),
                 .product(name: "NIOCore", package: "swift-nio"),
