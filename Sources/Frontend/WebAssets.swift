@@ -943,6 +943,7 @@ pre { white-space: pre-wrap; word-break: break-word; margin: 0; }
 .link { width: .7em; height: .7em; border-radius: 50%; background: var(--bad); display: inline-block; }
 .link.open { background: var(--ok); }
 main { padding: .75em; max-width: 1100px; margin: 0 auto; }
+main p, main label, main code { overflow-wrap: anywhere; }
 h1 { font-size: 1.3em; margin: .2em 0 .6em; overflow-wrap: anywhere; }
 h2 { font-size: 1.05em; margin: 0 0 .5em; }
 .muted { color: var(--muted); }
@@ -956,6 +957,7 @@ h2 { font-size: 1.05em; margin: 0 0 .5em; }
 .device { display: block; text-decoration: none; color: inherit; background: var(--card); border: 1px solid var(--line); border-radius: var(--radius); padding: .6em .75em; min-width: 0; }
 .device .name { font-weight: 600; overflow-wrap: anywhere; }
 .device .meta, .device .figures { display: flex; flex-wrap: wrap; gap: .25em .75em; font-size: .9em; color: var(--muted); }
+.device .meta > *, .device .figures > * { min-width: 0; overflow-wrap: anywhere; }
 .pill { display: inline-block; padding: 0 .5em; border-radius: 999px; font-size: .85em; border: 1px solid currentColor; }
 .pill.online { color: var(--ok); } .pill.offline { color: var(--bad); } .pill.unknown { color: var(--muted); }
 .bars { display: inline-flex; align-items: flex-end; gap: 1px; height: .9em; vertical-align: -1px; }

@@ -143,7 +143,11 @@ struct BrowserTests {
     /// at 360×640 nothing scrolls sideways on any page.
     static func narrowScreen(_ rig: DemoRig, _ browser: WebDriver) async throws {
         try await browser.resize(width: 360, height: 640)
-        for page in ["#/devices", "#/device/lifx_d073d5000002", "#/device/ev3_0016533f0c1e", "#/ble", "#/bridge", "#/logs"] {
+        let pages = [
+            "#/devices", "#/device/lifx_d073d5000002", "#/device/ev3_0016533f0c1e",
+            "#/device/lifx_account_cc7e033643c84f00b874830690884adc", "#/ble", "#/bridge", "#/logs",
+        ]
+        for page in pages {
             try await browser.open("http://127.0.0.1:\(rig.frontendPort)/\(page)")
             _ = try await browser.wait("\(page) drawn", for: "return document.querySelector('main h1');")
             try await Task.sleep(for: .milliseconds(300))
@@ -151,6 +155,12 @@ struct BrowserTests {
             guard case .array(let values) = widths, values.count == 3 else { throw TestFailure("no widths") }
             #expect(values[0] == values[1], "\(page) scrolls sideways: \(values)")
             #expect(values[2] == 360)
+            // Nothing is cut off at the right edge either (the page hides sideways overflow, so measure it).
+            let wide = try await browser.run("""
+                return [...document.querySelectorAll('body *')].filter((element) => element.getClientRects().length
+                  && element.getBoundingClientRect().right > window.innerWidth + 0.5).map((element) => element.tagName + '.' + element.className + ' ' + (element.textContent || '').slice(0, 40));
+                """)
+            #expect(wide == [], "\(page) is wider than the screen: \(wide)")
         }
         try await browser.open("http://127.0.0.1:\(rig.frontendPort)/#/devices")
         _ = try await browser.wait("devices", for: "return document.querySelectorAll('[data-id]').length > 3;")
