@@ -21,6 +21,10 @@ let package = Package(
         .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
         .package(url: "https://github.com/jpsim/Yams.git", from: "6.2.2"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird-websocket.git", from: "2.8.1"),
+        .package(url: "https://github.com/hummingbird-project/swift-websocket.git", from: "1.6.2"),
+        .package(url: "https://github.com/swift-server/swift-prometheus.git", from: "2.4.1"),
     ],
     targets: [
         .systemLibrary(
@@ -176,6 +180,25 @@ let package = Package(
             swiftSettings: strictSettings
         ),
         .target(
+            name: "Frontend",
+            dependencies: [
+                "Bridge",
+                "BridgeCore",
+                "BridgeConfig",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOWebSocket", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
+            // The page's files are compiled in (WebAssets.swift, written by embed-web.py), so an installed
+            // binary needs no resource folder beside it.
+            exclude: ["Web", "embed-web.py"],
+            swiftSettings: strictSettings
+        ),
+        .target(
             name: "Things2MQTTApp",
             dependencies: [
                 "Bridge",
@@ -186,6 +209,7 @@ let package = Package(
                 "LIFXDriver",
                 "BLEDriver",
                 "EV3Driver",
+                "Frontend",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
@@ -233,6 +257,7 @@ let package = Package(
                 "LIFXModels",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "WSClient", package: "swift-websocket"),
             ],
             // The C sender and bare receiver are compiled by the benchmark itself, not linked into it.
             exclude: ["bare"],
@@ -243,6 +268,8 @@ let package = Package(
             dependencies: [
                 "Mosquitto", "LIFXSimulator", "BridgeCore", "Bridge", "BridgeConfig", "Things2MQTTApp", "DBus", "EV3Simulator",
                 "EV3Protocol", "LIFXModels", "BLEModels", "EV3Driver",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
             ],
             path: "Tests/TestSupport",
             swiftSettings: strictSettings
@@ -320,6 +347,17 @@ let package = Package(
         .testTarget(
             name: "EV3ProtocolTests",
             dependencies: ["EV3Protocol", "TestSupport"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "FrontendTests",
+            dependencies: [
+                "Frontend", "TestSupport", "Bridge", "BridgeCore", "BridgeConfig", "LIFXSimulator",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "WSClient", package: "swift-websocket"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
             swiftSettings: strictSettings
         ),
         .testTarget(

@@ -31,7 +31,9 @@ if [ "$(id -u)" -ne 0 ]; then
     SUDO=sudo
 fi
 
-PACKAGES=(mosquitto mosquitto-clients libmosquitto-dev libdbus-1-dev libssl-dev dbus-daemon python3-dbusmock pkg-config python3-venv openssl)
+# chromium and chromium-driver: the frontend's tests drive a headless browser over WebDriver.
+PACKAGES=(mosquitto mosquitto-clients libmosquitto-dev libdbus-1-dev libssl-dev dbus-daemon python3-dbusmock pkg-config python3-venv
+    openssl chromium chromium-driver)
 
 echo "==> System packages: ${PACKAGES[*]}"
 missing=()

@@ -68,9 +68,13 @@ echo "==> Starting a simulated LEGO EV3 brick \"Robot\" on WiFi (TCP $EV3_PORT, 
 PIDS+=($!)
 sleep 1
 
+FRONTEND_PORT="${FRONTEND_PORT:-8080}"
+
 cat <<MSG
 
-==> things2mqtt is starting. In another terminal, watch it with:
+==> things2mqtt is starting. Open http://127.0.0.1:$FRONTEND_PORT/ to see every device live, drive the
+    lights, the Novas and the brick's motors, open the BLE permit window and rename devices.
+    In another terminal, watch it with:
       mosquitto_sub -p $MQTT_PORT -v -t 'things2mqtt/#'
     and drive a light with:
       mosquitto_pub -p $MQTT_PORT -t things2mqtt/living_room/floor_lamp/set -m '{"state":"ON","brightness":200,"color":{"h":120,"s":80}}'
@@ -86,7 +90,7 @@ cat <<MSG
       mosquitto_pub -p $MQTT_PORT -t things2mqtt/robot/set -m '{"led":"orange_pulse","beep":true}'
 
 MSG
-export MQTT_PORT LIFX_TOKEN=demo-token LIFX_API_URL="http://127.0.0.1:$LIFX_PORT/v1" EV3_BEACON_PORT
+export MQTT_PORT LIFX_TOKEN=demo-token LIFX_API_URL="http://127.0.0.1:$LIFX_PORT/v1" EV3_BEACON_PORT FRONTEND_PORT
 # In the background and waited for, so a SIGTERM to this script reaches the trap (and the bridge stops cleanly).
 "$BIN" run --config deploy/demo/config.yaml --alias-file /tmp/things2mqtt-demo-aliases.json &
 PIDS+=($!)

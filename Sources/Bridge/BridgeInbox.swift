@@ -34,6 +34,8 @@ public final class BridgeInbox: Sendable {
         var queue: InboxQueue
         var waiter: CheckedContinuation<BridgeInput?, Never>?
         var filter: InboxFilter?
+        var received = 0
+        var refused = 0
 
         /// The waiting consumer, if the queue now has something for it.
         mutating func takeWaiter() -> CheckedContinuation<BridgeInput?, Never>? {
@@ -64,12 +66,19 @@ public final class BridgeInbox: Sendable {
     @discardableResult
     public func offer(_ message: InboundMessage) -> Bool {
         let (accepted, waiter) = state.withLock { state -> (Bool, CheckedContinuation<BridgeInput?, Never>?) in
+            state.received += 1
             if let filter = state.filter, !filter.isRelevant(message) { return (false, nil) }
             let accepted = state.queue.offer(message)
+            if !accepted { state.refused += 1 }
             return (accepted, state.takeWaiter())
         }
         waiter?.resume(returning: nextInput())
         return accepted
+    }
+
+    /// Broker messages offered and refused since start, and the inputs waiting now, for `/metrics`.
+    public var counts: InboxCounts {
+        state.withLock { InboxCounts(received: $0.received, refused: $0.refused, depth: $0.queue.depth) }
     }
 
     /// Drops retained replays the bridge would ignore anyway, before they take room in the queue.
@@ -122,4 +131,12 @@ public final class BridgeInbox: Sendable {
             public mutating func next() async -> BridgeInput? { await inbox.next() }
         }
     }
+}
+
+/// What the inbox has seen: messages offered to it (from the broker or a web page), those refused at its
+/// bounds, and the inputs waiting.
+public struct InboxCounts: Sendable, Equatable {
+    public var received: Int
+    public var refused: Int
+    public var depth: Int
 }

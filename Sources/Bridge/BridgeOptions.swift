@@ -24,6 +24,8 @@ public struct BridgeOptions: Sendable {
     public var savedRemembered: Set<DeviceID>
     /// How long `device/connect` and `device/disconnect` wait for the connection to come up or go down.
     public var connectionTimeout: Duration
+    /// Where the publishes are offered to readers in the process (the web frontend), if any.
+    public var publishTap: PublishTap?
 
     /// Creates options with the defaults used in production.
     public init(

@@ -5,11 +5,17 @@ import Foundation
 /// The publish path: every retained topic and event leaves the bridge through these.
 extension BridgeService {
     func publishJSON(_ topic: String, _ value: JSONValue, retain: Bool, qos: Int) {
-        transport.publish(topic, payload: value.jsonBytes, qos: qos, retain: retain)
+        send(topic, payload: value.jsonBytes, qos: qos, retain: retain)
     }
 
     func clearRetained(_ topic: String) {
-        transport.publish(topic, payload: [], qos: 1, retain: true)
+        send(topic, payload: [], qos: 1, retain: true)
+    }
+
+    /// The one place a message leaves the bridge: to the broker, and to the tap's readers in this process.
+    func send(_ topic: String, payload: [UInt8], qos: Int, retain: Bool) {
+        transport.publish(topic, payload: payload, qos: qos, retain: retain)
+        options.publishTap?.record(topic: topic, payload: payload, retain: retain)
     }
 
     /// `bridge/event`: not retained.

@@ -8,6 +8,7 @@ extension BridgeService {
         var needsRestart: [String] = []
         if newConfig.mqtt != config.mqtt { needsRestart.append("mqtt") }
         if newConfig.homeassistant != config.homeassistant { needsRestart.append("homeassistant") }
+        if newConfig.frontend != config.frontend { needsRestart.append("frontend") }
         // Each family decides which of its changes need a restart.
         needsRestart += newConfig.families.needingRestart(from: config.families).map(\.rawValue)
         if newConfig.logLevel != config.logLevel {

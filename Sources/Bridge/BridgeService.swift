@@ -189,6 +189,7 @@ public actor BridgeService: Service {
 
     var builder: DiscoveryBuilder {
         DiscoveryBuilder(
-            topics: topics, settings: config.homeassistant, integrations: Set(knownIntegrations), version: options.version)
+            topics: topics, settings: config.homeassistant, integrations: Set(knownIntegrations), version: options.version,
+            frontend: config.frontend)
     }
 }

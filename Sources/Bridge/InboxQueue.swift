@@ -33,6 +33,9 @@ struct InboxQueue {
 
     var isEmpty: Bool { head == entries.count }
 
+    /// Entries waiting (a coalesced state counts once).
+    var depth: Int { entries.count - head }
+
     /// Queues an input that is never refused; state changes merge into the device's waiting one.
     mutating func push(_ input: BridgeInput) {
         guard case .device(let event) = input else { return append(.input(input)) }

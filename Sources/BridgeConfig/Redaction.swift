@@ -11,6 +11,7 @@ extension Configuration {
             "mqtt": Self.encoded(mqtt).setting("client_id", to: .string(clientID)),
             "homeassistant": Self.encoded(homeassistant),
             "cluster": cluster.map { Self.encoded($0) } ?? .null,
+            "frontend": Self.encoded(frontend),
             "devices": .object(devicesJSON),
             "log_level": .string(logLevel.rawValue),
         ]

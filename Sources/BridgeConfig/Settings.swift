@@ -7,6 +7,8 @@ public struct Configuration: Sendable, Equatable {
     public var homeassistant = HomeAssistantSettings()
     /// Several bridges of one home; nil: this bridge works alone.
     public var cluster: ClusterSettings?
+    /// The web page the daemon serves.
+    public var frontend = FrontendSettings()
     /// Per-device settings keyed by device id.
     public var devices: [DeviceID: DeviceSettings] = [:]
     public var logLevel: Logger.Level = .info

@@ -9,7 +9,7 @@ extension CodingUserInfoKey {
 
 extension Configuration: Decodable {
     /// The sections every configuration has, before the families' own.
-    static let commonKeys = ["mqtt", "homeassistant", "cluster", "devices", "log_level"]
+    static let commonKeys = ["mqtt", "homeassistant", "cluster", "frontend", "devices", "log_level"]
 
     /// Decodes the root mapping; each family's section is decoded by its own settings type.
     public init(from decoder: any Decoder) throws {
@@ -32,6 +32,7 @@ extension Configuration: Decodable {
         mqtt = value("mqtt", default: MQTTSettings())
         homeassistant = value("homeassistant", default: HomeAssistantSettings())
         cluster = value("cluster", default: nil)
+        frontend = value("frontend", default: FrontendSettings())
         let rawDevices: [String: DeviceSettings] = value("devices", default: [:])
         let registered = Set(sections.map(\.integration))
         for (key, settings) in rawDevices {

@@ -2,6 +2,7 @@ import Bridge
 public import BridgeConfig
 public import BridgeCore
 import Foundation
+import Frontend
 import Logging
 import Mosquitto
 import ServiceLifecycle
@@ -40,18 +41,24 @@ public struct BridgeRunner {
         let drivers = Families.drivers(for: config, sink: inbox.deviceSink) { integration in
             DriverMemory(load: { memory.driverMemory[integration.rawValue] }, save: { memory.save(driver: integration.rawValue, $0) })
         }
+        var options = BridgeOptions(
+            version: version, saveAliases: { memory.save(aliases: $0) }, savedAliases: memory.aliases,
+            saveRemembered: { memory.save(remembered: $0) }, savedRemembered: memory.remembered)
+        let tap = config.frontend.enabled ? PublishTap(base: config.mqtt.baseTopic) : nil
+        options.publishTap = tap
         let bridge = BridgeService(
-            config: config, transport: client, drivers: drivers, inbox: inbox,
-            logLevel: control,
-            options: BridgeOptions(
-                version: version, saveAliases: { memory.save(aliases: $0) }, savedAliases: memory.aliases,
-                saveRemembered: { memory.save(remembered: $0) }, savedRemembered: memory.remembered),
+            config: config, transport: client, drivers: drivers, inbox: inbox, logLevel: control, options: options,
             logger: Logger(label: "bridge"))
         let isConnected: @Sendable () -> Bool = { client.isConnected }
         let bridgeResponds: @Sendable () async -> Void = { await bridge.ping() }
         var services: [any Service] =
             [StartupSignalsService(), MQTTService(client: client)] + drivers.map { DriverService(driver: $0) as any Service }
             + [bridge, ReloadService(configPath: configPath, inbox: inbox, logger: logger), MemoryTrimmer()]
+        if let tap {
+            // After the bridge, so at shutdown the pages are closed before the bridge stops.
+            let link = FrontendLink(tap: tap, inbox: inbox, base: config.mqtt.baseTopic, isConnected: isConnected)
+            services.append(FrontendService(settings: config.frontend, link: link, logger: Logger(label: "frontend")))
+        }
         if let statusFile {
             services.append(
                 StatusFileService(file: statusFile, isConnected: isConnected, bridgeResponds: bridgeResponds, logger: logger))

@@ -38,6 +38,15 @@ struct Bench: AsyncParsableCommand {
     @Flag(help: "Only the pure decode cost of each BLE advert format.")
     var decodeOnly = false
 
+    @Flag(help: "Only the web frontend's fan-out figures.")
+    var webOnly = false
+
+    @Option(help: "State changes a second per light in the web frontend's fan-out.")
+    var webRate = 10
+
+    @Option(help: "Pages on the websocket in the web frontend's fan-out (0 shows the same load without them).")
+    var webPages = 20
+
     func run() async throws {
         LoggingSystem.bootstrap { _ in SwiftLogNoOpLogHandler() }
         if decodeOnly { return try decode() }
@@ -47,10 +56,12 @@ struct Bench: AsyncParsableCommand {
         if bleOnly { return try await ble(broker) }
         if ev3Only { return try await ev3(broker) }
         if clusterOnly { return try await cluster(broker) }
+        if webOnly { return try await web(broker) }
         try await external(broker)
         if externalOnly { return }
         try await ble(broker)
         try await ev3(broker)
+        try await web(broker)
         let spine = SpineBench(broker: broker)
         let rtt = try await spine.brokerRoundTrip(samples: samples)
         print("broker round trip (publish → receive, QoS 1):   \(rtt.summary)")
@@ -121,6 +132,25 @@ struct Bench: AsyncParsableCommand {
             "  daemon at poll_interval 100ms, 2 bricks: "
                 + rates.map { String(format: "%.1f", $0) }.joined(separator: " and ") + " polls/s")
         print(String(format: "  daemon RSS with 2 bricks connected and polled: %.1f MiB", figures.rss))
+    }
+
+    /// The web frontend: 20 pages on the websocket while 100 lights change 10 times a second, and a stalled page.
+    private func web(_ broker: Broker) async throws {
+        let figures = try await FanoutBench(broker: broker).run(pages: webPages, loaded: 100, rate: webRate, samples: min(samples, 200))
+        print("Web frontend, \(webPages) pages on the api websocket, 100 lights changing \(webRate) times a second, one page stalled:")
+        print("  broker echo, QoS 1:                       \(figures.echo.summary)")
+        print(
+            "  /set → state of another light, QoS 1      \(figures.setToState.summary)  "
+                + String(
+                    format: "adds p50 %+.2f ms, p99 %+.2f ms over the echo",
+                    figures.setToState.percentile(50) - figures.echo.percentile(50),
+                    figures.setToState.percentile(99) - figures.echo.percentile(99)))
+        print("  frames each page received: \(figures.frames.min() ?? 0) to \(figures.frames.max() ?? 0)")
+        print(
+            String(
+                format: "  daemon RSS %.1f MiB before, peak %.1f MiB under load, %.1f MiB after; the stalled page was %@",
+                figures.rssBefore, figures.rssPeak, figures.rssAfter,
+                figures.stalledClosed ? "closed past its bound" : "kept (newest state per topic, within its bound)"))
     }
 
     /// Passive sensors: memory, a 10 Hz advertiser's publishes.

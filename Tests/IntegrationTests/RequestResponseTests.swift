@@ -90,7 +90,7 @@ struct CheckConfigCommandTests {
                 ["check-config", "--config", path],
                 environment: [
                     "LIFX_TOKEN": "example-token", "MQTT_PORT": "1883", "LIFX_API_URL": "http://127.0.0.1:18080/v1",
-                    "EV3_BEACON_PORT": "3015",
+                    "EV3_BEACON_PORT": "3015", "FRONTEND_PORT": "8080",
                 ])
             #expect(result.status == 0, "\(path): \(result.stdout)\(result.stderr)")
             #expect(result.stdout.hasPrefix("OK"), "\(path)")

@@ -15,6 +15,8 @@ public final class DemoRig: Sendable {
     public let ev3: EV3BrickSimulator
     /// The daemon on the demo's config.
     public let bridge: BridgeProcess
+    /// The port of the daemon's web page (the demo's `${FRONTEND_PORT}`).
+    public let frontendPort: Int
     /// The demo's `bluez.sh`, leader of its own process group (its bus daemon and the stand-in are in it).
     let bluez: ChildProcess
     let folder: TemporaryDirectory
@@ -35,7 +37,8 @@ public final class DemoRig: Sendable {
     /// Starts everything and waits until the bridge has subscribed. The broker logs each SUBSCRIBE (`subscriptions(to:)`).
     /// `homeAssistantLegacy` adds `homeassistant.legacy: true` to the demo's config (the payloads Home Assistant
     /// 2024.1 takes).
-    public static func start(homeAssistantLegacy: Bool = false) async throws -> DemoRig {
+    /// `frontendToken` sets `frontend.auth_token`.
+    public static func start(homeAssistantLegacy: Bool = false, frontendToken: String? = nil) async throws -> DemoRig {
         let broker = try await Broker.start(logSubscriptions: true)
         let folder = try TemporaryDirectory(prefix: "demo")
         // setsid: the script becomes a process group, so one signal reaches its bus daemon and stand-in too.
@@ -58,25 +61,34 @@ public final class DemoRig: Sendable {
             guard config.contains("homeassistant:\n  enabled: true\n") else { throw TestFailure("the demo config has no homeassistant section") }
             config = config.replacingOccurrences(of: "homeassistant:\n  enabled: true\n", with: "homeassistant:\n  enabled: true\n  legacy: true\n")
         }
+        if let frontendToken {
+            let section = "frontend:\n  enabled: true\n"
+            guard config.contains(section) else { throw TestFailure("the demo config has no frontend section") }
+            config = config.replacingOccurrences(of: section, with: section + "  auth_token: \(frontendToken)\n")
+        }
+        let frontendPort = try LocalPorts.free()
         let bridge = try BridgeProcess.start(
             config: config,
             environment: [
                 "MQTT_PORT": String(broker.port), "LIFX_TOKEN": "demo-token", "LIFX_API_URL": "http://127.0.0.1:\(lifxPort)/v1",
                 "EV3_BEACON_PORT": String(beaconPort), "DBUS_SYSTEM_BUS_ADDRESS": address,
+                "FRONTEND_PORT": String(frontendPort),
             ])
-        let rig = DemoRig(broker: broker, lifx: lifx, ev3: ev3, bridge: bridge, bluez: bluez, folder: folder)
+        let rig = DemoRig(
+            broker: broker, lifx: lifx, ev3: ev3, bridge: bridge, frontendPort: frontendPort, bluez: bluez, folder: folder)
         try await bridge.waitUntilReady(on: broker, base: "things2mqtt", timeout: .seconds(30))
         return rig
     }
 
     private init(
-        broker: Broker, lifx: LIFXCloudSimulator, ev3: EV3BrickSimulator, bridge: BridgeProcess, bluez: ChildProcess,
-        folder: TemporaryDirectory
+        broker: Broker, lifx: LIFXCloudSimulator, ev3: EV3BrickSimulator, bridge: BridgeProcess, frontendPort: Int,
+        bluez: ChildProcess, folder: TemporaryDirectory
     ) {
         self.broker = broker
         self.lifx = lifx
         self.ev3 = ev3
         self.bridge = bridge
+        self.frontendPort = frontendPort
         self.bluez = bluez
         self.folder = folder
     }

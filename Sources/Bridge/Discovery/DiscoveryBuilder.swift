@@ -15,6 +15,8 @@ struct DiscoveryBuilder {
     /// The registered families: only their ids name devices in discovery topics.
     let integrations: Set<Integration>
     let version: String
+    /// Where a device's page is, for Home Assistant's "Visit" link (`frontend.base_url`).
+    var frontend = FrontendSettings()
 
     /// Node id of the bridge device, unique per base topic.
     var bridgeNodeID: String { "things2mqtt_bridge_" + Self.slug(topics.base) }
@@ -157,6 +159,7 @@ struct DiscoveryBuilder {
             "via_device": .string(bridgeIdentifier),
         ]
         if let version = descriptor.softwareVersion { device["sw_version"] = .string(version) }
+        if let url = frontend.devicePageURL(record.id.rawValue) { device["configuration_url"] = .string(url) }
         if let version = descriptor.hardwareVersion { device["hw_version"] = .string(version) }
         if !descriptor.connections.isEmpty {
             device["connections"] = .array(descriptor.connections.map { .array($0.map(JSONValue.string)) })

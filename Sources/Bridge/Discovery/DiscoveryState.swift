@@ -43,7 +43,7 @@ extension BridgeService {
         let digest = hasher.finalize()
         guard discovery.published[message.topic] != digest else { return }
         discovery.published[message.topic] = digest
-        transport.publish(message.topic, payload: bytes, qos: 1, retain: true)
+        send(message.topic, payload: bytes, qos: 1, retain: true)
     }
 
     func clearDiscovery(for record: DeviceRecord) {

@@ -1,0 +1,52 @@
+/// The `frontend` section: the web page and its websocket, served by the daemon.
+public struct FrontendSettings: Sendable, Equatable, Encodable {
+    public var enabled = false
+    /// The address to listen on; the default keeps the page on this machine.
+    public var host = "127.0.0.1"
+    public var port = 8080
+    /// Where users reach the page (`http://pi.local:8080/`), for Home Assistant's links to a device's page;
+    /// the page itself uses relative URLs only and works under any prefix without it.
+    public var baseURL: String?
+    /// The token a page must send first on the websocket, read from `auth_token` or `auth_token_file`.
+    public var authToken: Secret?
+    public var authTokenFile: String?
+
+    /// Creates the defaults.
+    public init() {}
+
+    enum CodingKeys: String, CodingKey, CaseIterable {
+        case enabled, host, port, baseURL = "base_url", authToken = "auth_token", authTokenFile = "auth_token_file"
+    }
+
+    /// The link to one device's page, for discovery's `configuration_url`; nil without a `base_url`.
+    public func devicePageURL(_ id: String) -> String? {
+        guard enabled, let baseURL else { return nil }
+        return (baseURL.hasSuffix("/") ? baseURL : baseURL + "/") + "#/device/" + id
+    }
+}
+
+extension FrontendSettings: Decodable {
+    /// Decodes `frontend`; `frontend: true` is short for `enabled: true`.
+    public init(from decoder: any Decoder) throws {
+        if let flag = try? decoder.singleValueContainer().decode(Bool.self) {
+            enabled = flag
+            return
+        }
+        let reader = try SectionReader(decoder, keys: CodingKeys.self)
+        enabled = reader.value(.enabled, default: false)
+        host = reader.value(.host, default: host)
+        port = reader.value(.port, default: port)
+        if !(0...65535).contains(port) {
+            reader.problem(.port, "\(port) is not a TCP port (0 to 65535)")
+            port = 8080
+        }
+        baseURL = reader.optional(.baseURL)
+        if let url = baseURL, !(url.hasPrefix("http://") || url.hasPrefix("https://")) {
+            reader.problem(.baseURL, "\"\(url)\" must start with http:// or https:// (Home Assistant refuses other links)")
+            baseURL = nil
+        }
+        authToken = reader.secret(.authToken, file: .authTokenFile)
+        authTokenFile = reader.optional(.authTokenFile)
+        if authToken?.value.isEmpty == true { reader.problem(.authToken, "must not be empty") }
+    }
+}

@@ -1,0 +1,107 @@
+import Bridge
+import HummingbirdWebSocket
+import Logging
+import NIOCore
+import NIOWebSocket
+import ServiceLifecycle
+
+/// One page's websocket at `api`: the token first when one is set, then every retained message the bridge
+/// holds under its base and every publish after them, while the page's frames go to the bridge's inbox as
+/// the same MQTT messages would.
+struct APISession {
+    let link: FrontendLink
+    let frames: FrameCache
+    let gate: SocketGate
+    let token: String?
+    let authTimeout: Duration
+    let logger: Logger
+
+    /// The close code of a missing or wrong token, as zigbee2mqtt's frontend uses it.
+    static let unauthorized: UInt16 = 4401
+
+    func run(inbound: WebSocketInboundStream, outbound: WebSocketOutboundWriter, channel: any Channel) async throws {
+        guard gate.enter() else {
+            logger.warning("Refused a frontend websocket: too many pages open", metadata: ["limit": "\(gate.limit)"])
+            // 1013: try again later.
+            return try await outbound.close(.unknown(1013), reason: "Too many pages")
+        }
+        defer { gate.leave() }
+        var messages = inbound.messages(maxSize: link.inbox.limits.payloadBytes + 4096).makeAsyncIterator()
+        if let token, !(try await authenticate(&messages, outbound: outbound, token: token)) { return }
+        let logger = self.logger
+        let (snapshot, subscription) = link.tap.subscribe {
+            // The socket cannot take a close frame while it is stalled: closing the channel ends both loops.
+            logger.warning("Closed a frontend websocket that fell behind the bridge's publishes")
+            channel.close(promise: nil)
+        }
+        defer { subscription.cancel() }
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask {
+                // At shutdown the server sends each page a close frame; a page that does not read would hold the
+                // daemon's exit behind its full socket, so its channel is closed a moment later.
+                try await gracefulShutdown()
+                try await Task.sleep(for: .seconds(1))
+                channel.close(promise: nil)
+            }
+            group.addTask {
+                for message in snapshot { try await send(message, outbound) }
+                while let message = await subscription.next() { try await send(message, outbound) }
+            }
+            while let message = try await messages.next() { try await receive(message, outbound: outbound) }
+            group.cancelAll()
+        }
+    }
+
+    /// One of the bridge's messages as a text frame whose bytes every socket shares.
+    private func send(_ message: TapMessage, _ outbound: WebSocketOutboundWriter) async throws {
+        try await outbound.write(.custom(WebSocketFrame(fin: true, opcode: .text, data: frames.frame(message))))
+    }
+
+    /// Waits for `{"auth": token}` as the first frame; a wrong one, another frame, or none in time closes with 4401.
+    private func authenticate(
+        _ messages: inout WebSocketInboundMessageStream.AsyncIterator, outbound: WebSocketOutboundWriter, token: String
+    ) async throws -> Bool {
+        let timeout = authTimeout
+        return try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask {
+                try await Task.sleep(for: timeout)
+                try await outbound.close(.unknown(Self.unauthorized), reason: "Unauthorized")
+            }
+            let first = try await messages.next()
+            group.cancelAll()
+            if case .text(let text)? = first, case .auth(let given)? = try? Frames.parse(text), Self.same(given, token) {
+                return true
+            }
+            if first != nil {
+                logger.notice("Refused a frontend websocket: wrong token")
+                try? await outbound.close(.unknown(Self.unauthorized), reason: "Unauthorized")
+            }
+            return false
+        }
+    }
+
+    private func receive(_ message: WebSocketMessage, outbound: WebSocketOutboundWriter) async throws {
+        guard case .text(let text) = message else {
+            return try await outbound.write(.text(Frames.error(FrameError("frames are JSON text"))))
+        }
+        let parsed: ClientMessage
+        do { parsed = try Frames.parse(text) } catch { return try await outbound.write(.text(Frames.error(error))) }
+        // A page sends its token first whether or not one is set; later ones change nothing.
+        guard case .publish(let frame) = parsed else { return }
+        if !link.deliver(frame) {
+            let error = FrameError("the bridge's queue is full; the message was dropped")
+            try await outbound.write(.text(Frames.error(error, topic: frame.topic)))
+        }
+    }
+
+    /// Compares without stopping at the first difference, so the time taken tells nothing about the token.
+    static func same(_ given: String, _ token: String) -> Bool {
+        let left = Array(given.utf8)
+        let right = Array(token.utf8)
+        var difference = UInt8(left.count == right.count ? 0 : 1)
+        for index in 0..<max(left.count, right.count) {
+            difference |= (index < left.count ? left[index] : 0) ^ (index < right.count ? right[index] : 0)
+        }
+        return difference == 0
+    }
+}

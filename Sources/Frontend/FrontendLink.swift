@@ -1,0 +1,28 @@
+public import Bridge
+import BridgeCore
+
+/// What the frontend needs of the bridge, and nothing else: its publishes (the tap), the one input path for
+/// what a page sends (the inbox, as if the broker had delivered it), and the broker connection's state.
+public struct FrontendLink: Sendable {
+    /// The bridge's publishes under its base topic.
+    public let tap: PublishTap
+    /// The bridge's input queue.
+    public let inbox: BridgeInbox
+    /// The base topic every frame's topic is relative to.
+    public let base: String
+    /// Whether the MQTT client is connected to the broker now.
+    public let isConnected: @Sendable () -> Bool
+
+    /// Creates a link.
+    public init(tap: PublishTap, inbox: BridgeInbox, base: String, isConnected: @escaping @Sendable () -> Bool) {
+        self.tap = tap
+        self.inbox = inbox
+        self.base = base
+        self.isConnected = isConnected
+    }
+
+    /// Hands a page's frame to the bridge exactly as the same MQTT message would arrive; false when refused.
+    func deliver(_ frame: ClientFrame) -> Bool {
+        inbox.offer(InboundMessage(topic: base + "/" + frame.topic, payload: frame.payload, retained: false))
+    }
+}

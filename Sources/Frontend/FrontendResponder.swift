@@ -1,0 +1,62 @@
+import Hummingbird
+
+/// Answers the page's plain HTTP requests by the last level of the path, so the page works under any prefix
+/// a proxy or Home Assistant's ingress puts before it: the page and its files, `healthz` and `metrics`.
+struct FrontendResponder: HTTPResponder {
+    typealias Context = BasicRequestContext
+    let link: FrontendLink
+    let metrics: FrontendMetrics
+
+    func respond(to request: Request, context: Context) async throws -> Response {
+        guard request.method == .get || request.method == .head else { return Response(status: .methodNotAllowed) }
+        let path = request.uri.path
+        let name = path.hasSuffix("/") ? "index.html" : path.split(separator: "/").last.map(String.init) ?? "index.html"
+        switch name {
+        case "healthz":
+            return link.isConnected()
+                ? Self.text("ok\n") : Self.text("not connected to the MQTT broker\n", status: .serviceUnavailable)
+        case "metrics":
+            return Self.text(metrics.render(), type: "text/plain; version=0.0.4; charset=utf-8")
+        case "api":
+            return Self.text("api is a websocket\n", status: .badRequest)
+        default:
+            guard let asset = WebAssets.files[name] else {
+                // `/prefix` without its slash would resolve the page's relative URLs against the parent.
+                if !name.contains(".") { return Response(status: .found, headers: [.location: name + "/"]) }
+                return Self.text("not found\n", status: .notFound)
+            }
+            var body = asset.body
+            if name == "index.html",
+                let prefix = request.headers.first(where: { $0.name.canonicalName == "x-ingress-path" })?.value,
+                let base = Self.baseElement(prefix)
+            {
+                body = body.replacingOccurrences(of: "<head>", with: "<head>\n" + base)
+            }
+            // The page is small and changes with each release: always revalidated, never stale after an upgrade.
+            var response = Self.text(body, type: asset.contentType, cache: "no-cache")
+            if name == "index.html" { response.headers[.contentSecurityPolicy] = Self.policy }
+            return response
+        }
+    }
+
+    /// The page loads nothing from another host and runs no inline script; the browser holds it to that.
+    static let policy =
+        "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; connect-src 'self'; base-uri 'self'; form-action 'none'"
+
+    /// `<base href>` for Home Assistant's ingress prefix, when it is a plain path (anything else is ignored).
+    static func baseElement(_ prefix: String) -> String? {
+        let allowed = prefix.unicodeScalars.allSatisfy {
+            ($0.properties.isASCIIHexDigit || ("a"..."z").contains($0) || ("A"..."Z").contains($0) || "/_-.".unicodeScalars.contains($0))
+        }
+        guard allowed, prefix.hasPrefix("/") else { return nil }
+        return "<base href=\"\(prefix.hasSuffix("/") ? prefix : prefix + "/")\">"
+    }
+
+    static func text(
+        _ text: String, status: HTTPResponse.Status = .ok, type: String = "text/plain; charset=utf-8", cache: String? = nil
+    ) -> Response {
+        var headers: HTTPFields = [.contentType: type]
+        if let cache { headers[.cacheControl] = cache }
+        return Response(status: status, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(string: text)))
+    }
+}

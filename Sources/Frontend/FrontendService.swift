@@ -1,0 +1,75 @@
+public import BridgeConfig
+import Hummingbird
+import HummingbirdWebSocket
+public import Logging
+import NIOCore
+public import ServiceLifecycle
+
+/// The web frontend: the page, its `api` websocket, `healthz` and `metrics`, served by the daemon as one
+/// service of its group. A port that cannot be bound is logged and leaves the bridge running without a page.
+public struct FrontendService: Service, CustomStringConvertible {
+    let settings: FrontendSettings
+    let link: FrontendLink
+    let logger: Logger
+    let authTimeout: Duration
+    let maxSockets: Int
+    let onListening: @Sendable (Int) -> Void
+
+    /// Creates the service; `maxSockets` pages may hold the websocket at once; `onListening` gets the bound
+    /// port (useful with port 0).
+    public init(
+        settings: FrontendSettings, link: FrontendLink, logger: Logger, authTimeout: Duration = .seconds(5),
+        maxSockets: Int = 64, onListening: @escaping @Sendable (Int) -> Void = { _ in }
+    ) {
+        self.settings = settings
+        self.link = link
+        self.logger = logger
+        self.authTimeout = authTimeout
+        self.maxSockets = maxSockets
+        self.onListening = onListening
+    }
+
+    /// The address only: the token must never reach a log line.
+    public var description: String { "FrontendService(\(settings.host):\(settings.port))" }
+
+    /// Serves until graceful shutdown.
+    public func run() async throws {
+        let session = APISession(
+            link: link, frames: FrameCache(), gate: SocketGate(limit: maxSockets), token: settings.authToken?.value,
+            authTimeout: authTimeout, logger: logger)
+        let logger = self.logger
+        let host = settings.host
+        let loopback = UpgradeCheck.isLoopback(host)
+        let onListening = self.onListening
+        let app = Application(
+            responder: FrontendResponder(link: link, metrics: FrontendMetrics(link: link)),
+            server: .http1WebSocketUpgrade { head, channel, _ in
+                guard Self.isAPI(head.path), UpgradeCheck(head).allowed(loopbackOnly: loopback) else { return .dontUpgrade }
+                return .upgrade([:]) { inbound, outbound, _ in
+                    try await session.run(inbound: inbound, outbound: outbound, channel: channel)
+                }
+            },
+            configuration: ApplicationConfiguration(address: .hostname(host, port: settings.port), serverName: nil),
+            onServerRunning: { channel in
+                let port = channel.localAddress?.port ?? 0
+                logger.info("Web frontend listening", metadata: ["url": "http://\(host):\(port)/"])
+                onListening(port)
+            },
+            logger: logger)
+        do {
+            try await app.run()
+        } catch {
+            logger.error(
+                "The web frontend cannot serve; the bridge runs on without it",
+                metadata: ["address": "\(host):\(settings.port)", "error": "\(error)"])
+            try? await gracefulShutdown()
+        }
+    }
+
+    /// The websocket's path is `api` under whatever prefix the page was loaded from.
+    static func isAPI(_ path: String?) -> Bool {
+        guard let path else { return false }
+        let bare = path.split(separator: "?", maxSplits: 1).first.map(String.init) ?? path
+        return bare == "/api" || bare.hasSuffix("/api")
+    }
+}

@@ -1,0 +1,90 @@
+import Foundation
+import Glibc
+import Synchronization
+import TestSupport
+
+/// A websocket client on a raw socket that completes the upgrade, sends one frame and then reads nothing: a
+/// browser tab that stalled. Its receive buffer is kept at 64 KiB, so the server's writes back up soon and what
+/// is left in the socket buffers drains fast once the test reads. Reads never
+/// block: a test task waiting in `recv` would hold one of the few threads every test shares.
+final class StalledClient {
+    let descriptor: Int32
+
+    init(port: Int) throws {
+        descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard descriptor >= 0 else { throw TestFailure("socket() failed") }
+        var size: Int32 = 65536
+        setsockopt(descriptor, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size))
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = in_port_t(UInt16(port).bigEndian)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let result = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        guard result == 0 else { throw TestFailure("connect() failed: \(errno)") }
+    }
+
+    private let closed = Mutex(false)
+
+    deinit { hangUp() }
+
+    /// Closes the connection, as a tab being closed does.
+    func hangUp() {
+        guard !closed.withLock({ state in defer { state = true }; return state }) else { return }
+        close(descriptor)
+    }
+
+    /// Upgrades to a websocket and sends `first`; `origin` is sent as a browser would.
+    func handshake(first text: String, host: String = "127.0.0.1", origin: String? = nil) async throws {
+        let request = "GET /api HTTP/1.1\r\nHost: \(host)\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+            + (origin.map { "Origin: \($0)\r\n" } ?? "")
+            + "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n"
+        try write(Array(request.utf8))
+        var response: [UInt8] = []
+        var byte: UInt8 = 0
+        let deadline = ContinuousClock.now + .seconds(10)
+        while !response.suffix(4).elementsEqual([13, 10, 13, 10]) {
+            let count = recv(descriptor, &byte, 1, Int32(MSG_DONTWAIT))
+            if count == 1 {
+                response.append(byte)
+            } else if count < 0, errno == EAGAIN || errno == EWOULDBLOCK, ContinuousClock.now < deadline {
+                try await Task.sleep(for: .milliseconds(10))
+            } else {
+                throw TestFailure("no upgrade response")
+            }
+        }
+        guard String(decoding: response, as: UTF8.self).hasPrefix("HTTP/1.1 101") else {
+            throw TestFailure("upgrade refused: \(String(decoding: response, as: UTF8.self))")
+        }
+        // One masked text frame (a client must mask), short enough for a 7-bit length.
+        let payload = Array(text.utf8)
+        let mask: [UInt8] = [1, 2, 3, 4]
+        var frame: [UInt8] = [0x81, 0x80 | UInt8(payload.count)] + mask
+        frame += payload.enumerated().map { $0.element ^ mask[$0.offset % 4] }
+        try write(frame)
+    }
+
+    private func write(_ bytes: [UInt8]) throws {
+        guard send(descriptor, bytes, bytes.count, 0) == bytes.count else { throw TestFailure("send() failed") }
+    }
+
+    /// Reads everything the server still sends; returns the byte count once it has closed the connection.
+    func drainUntilClosed(timeout: Duration) async throws -> Int {
+        var total = 0
+        var buffer = [UInt8](repeating: 0, count: 65536)
+        let deadline = ContinuousClock.now + timeout
+        while ContinuousClock.now < deadline {
+            let count = recv(descriptor, &buffer, buffer.count, Int32(MSG_DONTWAIT))
+            if count == 0 { return total }
+            if count < 0 {
+                if errno == ECONNRESET { return total }
+                guard errno == EAGAIN || errno == EWOULDBLOCK else { throw TestFailure("recv() failed: \(errno)") }
+                try await Task.sleep(for: .milliseconds(1))
+                continue
+            }
+            total += count
+        }
+        throw TestFailure("the server kept the stalled connection open")
+    }
+}
