@@ -76,6 +76,17 @@ let package = Package(
             ],
             swiftSettings: strictSettings
         ),
+        .executableTarget(
+            name: "embed-web",
+            path: "Sources/embed-web",
+            swiftSettings: strictSettings
+        ),
+        .plugin(
+            name: "EmbedWeb",
+            capability: .buildTool(),
+            dependencies: ["embed-web"],
+            path: "Sources/EmbedWebPlugin"
+        ),
         .target(
             name: "Cluster",
             dependencies: ["BridgeCore"],
@@ -193,10 +204,11 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
-            // The page's files are compiled in (WebAssets.swift, written by embed-web.py), so an installed
-            // binary needs no resource folder beside it.
-            exclude: ["Web", "embed-web.py"],
-            swiftSettings: strictSettings
+            // The page's files are compiled in (WebAssets.swift, written at build time by the EmbedWeb plugin), so
+            // an installed binary needs no resource folder beside it.
+            exclude: ["Web"],
+            swiftSettings: strictSettings,
+            plugins: ["EmbedWeb"]
         ),
         .target(
             name: "Things2MQTTApp",

@@ -26,7 +26,7 @@ struct StaticFilesTests {
         }
     }
 
-    @Test("the embedded files are the ones in Sources/Frontend/Web (run embed-web.py after editing them)")
+    @Test("the embedded files are the ones in Sources/Frontend/Web (compiled in by the EmbedWeb plugin)")
     func embeddedMatchesSources() throws {
         let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../Sources/Frontend/Web")
         let names = try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted()
