@@ -73,10 +73,14 @@ extension BLEDriver {
         setDeviceStatus(path, .available)
     }
 
-    /// Another bridge of the cluster owns the device, or this one again: the policies are reviewed at once, so
-    /// a connection this bridge holds is given up before the new owner connects.
+    /// Another bridge of the cluster owns the device, or this one again. Owned elsewhere, a connection this
+    /// bridge holds is dropped before this returns (a peripheral takes one central: the new owner's connect
+    /// would fail while it stands); the policies are then reviewed.
     public func setOwnedElsewhere(_ device: DeviceID, _ elsewhere: Bool) async {
         if elsewhere { ownedElsewhere.insert(device) } else { ownedElsewhere.remove(device) }
+        if elsewhere, tracked.values.contains(where: { $0.id == device && $0.status?.isConnected == true }) {
+            try? await disconnectNow(device)
+        }
         applyPolicies()
     }
 

@@ -49,8 +49,14 @@ extension BridgeService {
     }
 
     /// Hands the devices this bridge owns to the next best bridges before it stops.
-    func clusterLeaving() {
-        guard let actions = cluster?.leaving(now: .now) else { return }
+    /// Its connections are dropped first, so the next owner's connect finds the device free.
+    func clusterLeaving() async {
+        guard let cluster else { return }
+        for id in cluster.owned.sorted(by: { $0.rawValue < $1.rawValue }) {
+            guard let control = drivers[id.integration] as? any ConnectionControl else { continue }
+            await control.setOwnedElsewhere(id, true)
+        }
+        guard let actions = self.cluster?.leaving(now: .now) else { return }
         applyCluster(actions)
     }
 

@@ -84,7 +84,7 @@ public actor BridgeService: Service {
             group.cancelAll()
         }
         if let stop { throw stop }
-        clusterLeaving()
+        await clusterLeaving()
         logger.info("Bridge stopped")
     }
 
