@@ -21,7 +21,9 @@ public final class WebDriver: Sendable {
             executable: try Self.find("chromedriver", in: ["/usr/bin/chromedriver", "/usr/lib/chromium/chromedriver"]),
             arguments: ["--port=\(port)", "--allowed-ips=127.0.0.1"],
             stdoutPath: profile.file("chromedriver.out"), stderrPath: profile.file("chromedriver.err"))
-        let client = HTTPClient(eventLoopGroupProvider: .singleton)
+        // The shared client needs no shutdown: a driver dropped on a failure path cannot end the test process
+        // (a client of its own that is deinitialised without shutdown is a fatal error in AsyncHTTPClient).
+        let client = HTTPClient.shared
         let endpoint = "http://127.0.0.1:\(port)"
         do {
             try await waitUntil("chromedriver on port \(port)", timeout: .seconds(20)) { LocalPorts.accepts(port: port) }
@@ -54,7 +56,6 @@ public final class WebDriver: Sendable {
             return driver
         } catch {
             process.signal(SIGKILL)
-            try? await client.shutdown()
             throw error
         }
     }
@@ -81,7 +82,6 @@ public final class WebDriver: Sendable {
         process.signal(SIGTERM)
         _ = try? await process.waitForExit(timeout: .seconds(5))
         if process.isRunning { process.signal(SIGKILL) }
-        try? await client.shutdown()
         profile.remove()
     }
 
