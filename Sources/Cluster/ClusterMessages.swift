@@ -6,22 +6,18 @@ public struct Presence: Sendable, Equatable {
     /// Milliseconds since 1970 when the bridge started: tells one run of a bridge id from the next.
     public var epoch: Int64
     public var room: String?
-    /// Free connection slots, where the bridge connects devices.
-    public var freeSlots: Int?
 
     /// Creates a presence.
-    public init(online: Bool, epoch: Int64, room: String? = nil, freeSlots: Int? = nil) {
+    public init(online: Bool, epoch: Int64, room: String? = nil) {
         self.online = online
         self.epoch = epoch
         self.room = room
-        self.freeSlots = freeSlots
     }
 
     /// The payload.
     public var json: JSONValue {
         var fields: [String: JSONValue] = ["state": .string(online ? "online" : "offline"), "epoch": .number(Double(epoch))]
         if let room { fields["room"] = .string(room) }
-        if let freeSlots { fields["slots"] = ["free": .number(Double(freeSlots))] }
         return .object(fields)
     }
 
@@ -31,7 +27,6 @@ public struct Presence: Sendable, Equatable {
         online = state == "online"
         epoch = json["epoch"]?.doubleValue.map { Int64($0) } ?? 0
         room = json["room"]?.stringValue
-        freeSlots = json["slots"]?["free"]?.doubleValue.map { Int($0) }
     }
 }
 

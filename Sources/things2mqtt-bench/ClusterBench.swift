@@ -24,28 +24,29 @@ struct ClusterBench {
     func run() async throws -> Figures {
         var figures = Figures()
         let alone = try await rig(bridges: ["solo"], base: "bench_alone", cluster: false)
-        let (aloneCount, _, aloneRate) = try await traffic(alone, base: "bench_alone")
+        let (aloneCount, _, aloneRate) = try await withAdverts(alone) { try await traffic(alone, base: "bench_alone") }
         figures.alonePerDeviceMinute = aloneCount
+        figures.aloneAdvertRate = aloneRate
         try await stop(alone)
         let cluster = try await rig(bridges: ["b1", "b2", "b3"], base: "bench_cluster", cluster: true)
-        try await waitUntil("every device claimed", timeout: .seconds(60), every: .milliseconds(250)) {
-            try await claims(base: "bench_cluster").count >= devices
+        try await withAdverts(cluster) {
+            try await waitUntil("every device claimed", timeout: .seconds(60), every: .milliseconds(250)) {
+                try await claims(base: "bench_cluster").count >= devices
+            }
+            let (clusterCount, share, rate) = try await traffic(cluster, base: "bench_cluster")
+            figures.clusterPerDeviceMinute = clusterCount
+            figures.clusterSharePerDeviceMinute = share
+            figures.advertRate = rate
+            (figures.failover, figures.claimed, figures.ownedByKilled) = try await failover(cluster)
         }
-        let (clusterCount, share, rate) = try await traffic(cluster, base: "bench_cluster")
-        figures.clusterPerDeviceMinute = clusterCount
-        figures.clusterSharePerDeviceMinute = share
-        figures.advertRate = rate
-        figures.aloneAdvertRate = aloneRate
-        (figures.failover, figures.claimed, figures.ownedByKilled) = try await failover(cluster)
         try await stop(cluster)
         return figures
     }
 
-    struct Rig {
+    struct Rig: Sendable {
         var processes: [BridgeProcess]
         var standIns: [BlueZStandIn]
         var paths: [String]
-        var adverts: Task<Void, Never>
         let sent: Counter
     }
 
@@ -70,22 +71,25 @@ struct ClusterBench {
             processes.append(try BridgeProcess.start(config: config, environment: standIn.environment))
             standIns.append(standIn)
         }
-        let sent = Counter()
-        let signals = Array(zip(standIns, [-60, -70, -80]))
-        let allPaths = paths
-        let period = self.period
-        let adverts = Task {
-            while !Task.isCancelled {
-                let started = ContinuousClock.now
-                for (standIn, rssi) in signals {
-                    if let reply = try? await standIn.mock("AdvertiseAll", [.array("s", allPaths.map { .string($0) }), .int32(Int32(rssi)), .uint32(3)]) {
-                        sent.add(Int(reply.first?.uint32 ?? 0))
+        return Rig(processes: processes, standIns: standIns, paths: paths, sent: Counter())
+    }
+
+    /// Runs `body` while every stand-in advertises every sensor once per period (a child task, ended with it).
+    private func withAdverts<T: Sendable>(_ rig: Rig, _ body: () async throws -> T) async throws -> T {
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask { [period] in
+                while !Task.isCancelled {
+                    let started = ContinuousClock.now
+                    for (standIn, rssi) in zip(rig.standIns, [-60, -70, -80]) {
+                        let arguments: [DBusValue] = [.array("s", rig.paths.map { .string($0) }), .int32(Int32(rssi)), .uint32(3)]
+                        if let reply = try? await standIn.mock("AdvertiseAll", arguments) { rig.sent.add(Int(reply.first?.uint32 ?? 0)) }
                     }
+                    try? await Task.sleep(until: started + period)
                 }
-                try? await Task.sleep(until: started + period)
             }
+            defer { group.cancelAll() }
+            return try await body()
         }
-        return Rig(processes: processes, standIns: standIns, paths: paths, adverts: adverts, sent: sent)
     }
 
     /// Messages under the base per device per minute (and those of them on the cluster topic), and the adverts
@@ -140,7 +144,6 @@ struct ClusterBench {
     }
 
     private func stop(_ rig: Rig) async throws {
-        rig.adverts.cancel()
         for process in rig.processes where process.isRunning { _ = try await process.terminate() }
         for standIn in rig.standIns { try? await standIn.stop() }
     }
