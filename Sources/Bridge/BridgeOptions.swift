@@ -26,6 +26,8 @@ public struct BridgeOptions: Sendable {
     public var connectionTimeout: Duration
     /// Where the publishes are offered to readers in the process (the web frontend), if any.
     public var publishTap: PublishTap?
+    /// The process's recent log lines, published live on `bridge/logging` (rate-bounded), if any.
+    public var logRing: LogRing?
 
     /// Creates options with the defaults used in production.
     public init(

@@ -76,6 +76,7 @@ public actor BridgeService: Service {
         await withDiscardingTaskGroup { group in
             group.addTask { await self.tasks.run() }
             group.addTask { await self.rememberedUpdates.run() }
+            if let ring = options.logRing { group.addTask { await self.publishLogging(from: ring) } }
             start()
             for await input in inbox.inputs.cancelOnGracefulShutdown() {
                 await handle(input)

@@ -1,5 +1,5 @@
 public import Bridge
-import BridgeCore
+public import BridgeCore
 
 /// What the frontend needs of the bridge, and nothing else: its publishes (the tap), the one input path for
 /// what a page sends (the inbox, as if the broker had delivered it), and the broker connection's state.
@@ -12,13 +12,18 @@ public struct FrontendLink: Sendable {
     public let base: String
     /// Whether the MQTT client is connected to the broker now.
     public let isConnected: @Sendable () -> Bool
+    /// The process's recent log lines, which the page downloads; nil when the process keeps none.
+    public let logs: LogRing?
 
     /// Creates a link.
-    public init(tap: PublishTap, inbox: BridgeInbox, base: String, isConnected: @escaping @Sendable () -> Bool) {
+    public init(
+        tap: PublishTap, inbox: BridgeInbox, base: String, isConnected: @escaping @Sendable () -> Bool, logs: LogRing? = nil
+    ) {
         self.tap = tap
         self.inbox = inbox
         self.base = base
         self.isConnected = isConnected
+        self.logs = logs
     }
 
     /// Hands a page's frame to the bridge exactly as the same MQTT message would arrive; false when refused.

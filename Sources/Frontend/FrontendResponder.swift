@@ -1,11 +1,12 @@
 import Hummingbird
 
 /// Answers the page's plain HTTP requests by the last level of the path, so the page works under any prefix
-/// a proxy or Home Assistant's ingress puts before it: the page and its files, `healthz` and `metrics`.
+/// a proxy or Home Assistant's ingress puts before it: the page and its files, `healthz`, `metrics` and `logs`.
 struct FrontendResponder: HTTPResponder {
     typealias Context = BasicRequestContext
     let link: FrontendLink
     let metrics: FrontendMetrics
+    let logs: LogDownload
 
     func respond(to request: Request, context: Context) async throws -> Response {
         guard request.method == .get || request.method == .head else { return Response(status: .methodNotAllowed) }
@@ -17,6 +18,8 @@ struct FrontendResponder: HTTPResponder {
                 ? Self.text("ok\n") : Self.text("not connected to the MQTT broker\n", status: .serviceUnavailable)
         case "metrics":
             return Self.text(metrics.render(), type: "text/plain; version=0.0.4; charset=utf-8")
+        case "logs":
+            return logs.respond(to: request)
         case "api":
             return Self.text("api is a websocket\n", status: .badRequest)
         default:

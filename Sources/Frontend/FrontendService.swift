@@ -42,7 +42,9 @@ public struct FrontendService: Service, CustomStringConvertible {
         let loopback = UpgradeCheck.isLoopback(host)
         let onListening = self.onListening
         let app = Application(
-            responder: FrontendResponder(link: link, metrics: FrontendMetrics(link: link)),
+            responder: FrontendResponder(
+                link: link, metrics: FrontendMetrics(link: link),
+                logs: LogDownload(ring: link.logs, token: settings.authToken?.value, loopbackOnly: loopback)),
             server: .http1WebSocketUpgrade { head, channel, _ in
                 guard Self.isAPI(head.path), UpgradeCheck(head).allowed(loopbackOnly: loopback) else { return .dontUpgrade }
                 return .upgrade([:]) { inbound, outbound, _ in

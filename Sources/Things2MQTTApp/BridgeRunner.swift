@@ -15,12 +15,14 @@ public struct BridgeRunner {
     let aliasPath: String
     let version: String
     let statusFile: StatusFile?
+    let logRing: LogRing?
 
     /// Creates a runner for a loaded config; `control` is the log level the process's log handler reads, and
-    /// `statusFile` (if any) is kept with the broker connection's state for `things2mqtt health`.
+    /// `statusFile` (if any) is kept with the broker connection's state for `things2mqtt health`; `logRing` holds
+    /// the recent log lines the bridge publishes on `bridge/logging` and the web page shows.
     public init(
         config: Configuration, configPath: String, control: LogLevelControl, aliasPath: String, version: String,
-        statusFile: StatusFile? = nil
+        statusFile: StatusFile? = nil, logRing: LogRing? = nil
     ) {
         self.config = config
         self.configPath = configPath
@@ -28,6 +30,7 @@ public struct BridgeRunner {
         self.aliasPath = aliasPath
         self.version = version
         self.statusFile = statusFile
+        self.logRing = logRing
     }
 
     /// Runs until SIGTERM or SIGINT.
@@ -46,6 +49,7 @@ public struct BridgeRunner {
             saveRemembered: { memory.save(remembered: $0) }, savedRemembered: memory.remembered)
         let tap = config.frontend.enabled ? PublishTap(base: config.mqtt.baseTopic) : nil
         options.publishTap = tap
+        options.logRing = logRing
         let bridge = BridgeService(
             config: config, transport: client, drivers: drivers, inbox: inbox, logLevel: control, options: options,
             logger: Logger(label: "bridge"))
@@ -56,7 +60,8 @@ public struct BridgeRunner {
             + [bridge, ReloadService(configPath: configPath, inbox: inbox, logger: logger), MemoryTrimmer()]
         if let tap {
             // After the bridge, so at shutdown the pages are closed before the bridge stops.
-            let link = FrontendLink(tap: tap, inbox: inbox, base: config.mqtt.baseTopic, isConnected: isConnected)
+            let link = FrontendLink(
+                tap: tap, inbox: inbox, base: config.mqtt.baseTopic, isConnected: isConnected, logs: logRing)
             services.append(FrontendService(settings: config.frontend, link: link, logger: Logger(label: "frontend")))
         }
         if let statusFile {

@@ -70,11 +70,13 @@ struct Run: AsyncParsableCommand {
         let folder = (config as NSString).deletingLastPathComponent
         let aliasPath = aliasFile ?? ((folder.isEmpty ? "." : folder) + "/things2mqtt-aliases.json")
         let control = LogLevelControl(logLevel ?? loaded.logLevel)
-        LoggingSystem.bootstrap { label in StderrLogHandler(label: label, control: control) }
+        // The ring gets what the journal gets: `bridge/logging` and the web page's Logs read it.
+        let ring = LogRing()
+        LoggingSystem.bootstrap { label in StderrLogHandler(label: label, control: control, ring: ring) }
         do {
             try await BridgeRunner(
                 config: loaded, configPath: config, control: control, aliasPath: aliasPath, version: Things2MQTT.version,
-                statusFile: StatusFile(path: statusFile)
+                statusFile: StatusFile(path: statusFile), logRing: ring
             ).run()
         } catch let stop as ClusterStop {
             FileHandle.standardError.write(Data("things2mqtt: \(stop.description)\n".utf8))

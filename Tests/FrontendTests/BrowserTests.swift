@@ -34,13 +34,14 @@ struct BrowserTests {
 
     /// One demo and one browser for the checks that need no token, in an order none of them disturbs: each
     /// demo is a broker, a BlueZ stand-in, two simulators and the daemon, too heavy to start for every check.
-    @Test("on the demo: the devices page, a light and rename, the brick's motors, the permit window, a path prefix, 360×640")
+    @Test("on the demo: the devices page, a light and rename, the brick's motors, the logs, the permit window, a path prefix, 360×640")
     func onTheDemo() async throws {
         let (rig, browser) = try await Self.start()
         do {
             try await Self.devicesPage(rig, browser)
             try await Self.lightAndRename(rig, browser)
             try await Self.brickMotors(rig, browser)
+            try await Self.logsPage(rig, browser)
             try await Self.permitWindow(rig, browser)
             try await Self.pathPrefix(rig, browser)
             try await Self.narrowScreen(rig, browser)
@@ -126,6 +127,43 @@ struct BrowserTests {
         try await browser.type("#control-motor_b-degrees", "180")
         try await browser.click("#send-motor_b")
         try await waitUntil("motor B stepped", timeout: .seconds(10)) { abs(rig.ev3.motor(.b).tacho - start) >= 90 }
+    }
+
+    /// the Logs page: the lines held before it opened, a line the bridge logs now shows live, the level filter hides it.
+    static func logsPage(_ rig: DemoRig, _ browser: WebDriver) async throws {
+        try await browser.open("http://127.0.0.1:\(rig.frontendPort)/#/logs")
+        _ = try await browser.wait(
+            "the start-up line from the daemon's ring",
+            for: "return [...document.querySelectorAll('#log-lines .logline')].some((line) => /Starting things2mqtt/.test(line.textContent));")
+        let changed = "return [...document.querySelectorAll('#log-lines .logline')].some((line) => line.dataset.level === 'notice' && /Log level changed log_level=debug/.test(line.textContent));"
+        #expect(try await browser.run(changed) == false)
+        try await browser.run("""
+            const select = document.querySelector('#logs-level');
+            select.value = 'debug';
+            select.dispatchEvent(new Event('change'));
+            """)
+        let sent = ContinuousClock.now
+        _ = try await browser.wait("the level change logged, live", for: changed, timeout: .seconds(5), every: .milliseconds(20))
+        #expect(ContinuousClock.now - sent < .seconds(2))
+        try await browser.run("""
+            const show = document.querySelector('#logs-show');
+            show.value = 'warning';
+            show.dispatchEvent(new Event('change'));
+            """)
+        _ = try await browser.wait("the notice hidden by the filter", for: "return !(() => { \(changed) })();")
+        let levels = try await browser.run("return [...document.querySelectorAll('#log-lines .logline')].map((line) => line.dataset.level);")
+        guard case .array(let shown) = levels else { throw TestFailure("no levels") }
+        #expect(shown.allSatisfy { ["warning", "error", "critical"].contains($0.stringValue ?? "") }, "\(shown)")
+        // Back as it was, for the checks after this one.
+        try await browser.run("""
+            const show = document.querySelector('#logs-show');
+            show.value = 'trace';
+            show.dispatchEvent(new Event('change'));
+            const select = document.querySelector('#logs-level');
+            select.value = 'info';
+            select.dispatchEvent(new Event('change'));
+            """)
+        _ = try await rig.broker.waitForRetained("things2mqtt/bridge/info", timeout: .seconds(10)) { $0.json?["log_level"] == "info" }
     }
 
     /// opening the permit window on the BLE page lets the demo's phone in, and it appears with a countdown running.

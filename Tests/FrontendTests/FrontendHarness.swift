@@ -19,7 +19,7 @@ final class FrontendHarness: Sendable {
 
     static func start(
         token: String? = nil, authTimeout: Duration = .seconds(5), limits: TapLimits = TapLimits(), lights: Int = 1,
-        maxSockets: Int = 64
+        maxSockets: Int = 64, logs: LogRing? = nil
     ) async throws -> FrontendHarness {
         let tap = PublishTap(base: "t2m", limits: limits)
         var options = BridgeOptions.fastForTests()
@@ -41,7 +41,7 @@ final class FrontendHarness: Sendable {
         settings.port = 0
         settings.authToken = token.map { Secret($0) }
         let connected = Flag()
-        let link = FrontendLink(tap: tap, inbox: bridge.inbox, base: "t2m", isConnected: { connected.value })
+        let link = FrontendLink(tap: tap, inbox: bridge.inbox, base: "t2m", isConnected: { connected.value }, logs: logs)
         let port = Mutex(0)
         let service = FrontendService(
             settings: settings, link: link, logger: Logger(label: "frontend-test"), authTimeout: authTimeout,

@@ -78,6 +78,10 @@ export class Connection extends EventTarget {
       }
       return;
     }
+    if (topic === 'bridge/logging') {
+      this.dispatchEvent(new CustomEvent('log', { detail: { ...payload, time: Date.now() } }));
+      return;
+    }
     if (topic === 'bridge/event' || topic.endsWith('/event')) {
       this.dispatchEvent(new CustomEvent('event', { detail: { topic, payload, at: Date.now() } }));
       return;
@@ -110,6 +114,11 @@ export class Connection extends EventTarget {
         reject(error);
       }
     });
+  }
+
+  /// A GET of one of the daemon's files, relative to the page, with the token the websocket takes.
+  fetch(name) {
+    return fetch(new URL(name, document.baseURI), { headers: this.token ? { Authorization: `Bearer ${this.token}` } : {}, cache: 'no-store' });
   }
 
   get devices() { return Array.isArray(this.retained.get('bridge/devices')) ? this.retained.get('bridge/devices') : []; }

@@ -5,7 +5,7 @@ import { DevicesView } from './devices.js';
 import { DeviceView } from './device.js';
 import { BLEView } from './ble.js';
 import { BridgeView } from './bridge.js';
-import { LogsView, remember } from './logs.js';
+import { LogsView, keep, remember } from './logs.js';
 
 const connection = new Connection();
 const view = document.getElementById('view');
@@ -71,6 +71,7 @@ connection.addEventListener('status', ({ detail }) => {
 });
 connection.addEventListener('message', refresh);
 connection.addEventListener('event', (event) => { remember(event.detail); current?.event?.(event.detail); });
+connection.addEventListener('log', (event) => { keep(event.detail); current?.log?.(event.detail); });
 connection.addEventListener('failure', ({ detail }) => toast(detail, true));
 
 document.getElementById('login').addEventListener('submit', (event) => {
