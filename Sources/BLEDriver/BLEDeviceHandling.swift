@@ -80,9 +80,12 @@ extension BLEDriver {
             for: view, rules: settings.rules, configured: configured, permitUntil: permitUntil, now: now)
         guard reason != nil || passive != nil else {
             ignored.record(address, now: now)
+            let rssi = device.rssi.flatMap { $0 == Signal.unavailableRSSI ? nil : $0 }
+            nearby.record(address, name: device.name, rssi: rssi, now: now)
             return false
         }
         ignored.remove(address)
+        nearby.remove(address)
         var entry = TrackedDevice(id: id, address: address, settings: figures)
         entry.passive = passive
         tracked[device.path] = entry

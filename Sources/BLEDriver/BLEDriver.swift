@@ -27,6 +27,8 @@ public actor BLEDriver: DeviceDriver, ConnectionControl, ReloadableDriver {
     /// Admitted devices by object path.
     var tracked: [String: TrackedDevice] = [:]
     var ignored = IgnoredAddresses()
+    /// The ignored addresses heard lately, with name and signal, for `ble/nearby`.
+    var nearby = NearbyAddresses()
     var permitUntil: Double?
     var remembered: Set<DeviceID> = []
     /// Manual connects and disconnects, which override the policies until the next one or a restart.
@@ -129,7 +131,7 @@ public actor BLEDriver: DeviceDriver, ConnectionControl, ReloadableDriver {
         try performNova(set, on: device)
     }
 
-    /// `ble/permit`, `ble/bindkey`, and GATT `ble/read`, `ble/write`, `ble/notify`.
+    /// `ble/permit`, `ble/bindkey`, `ble/nearby`, and GATT `ble/read`, `ble/write`, `ble/notify`.
     public func handleRequest(_ name: String, payload: [String: JSONValue]) async throws(CommandError) -> JSONValue {
         switch name {
         case "permit": return try permit(payload)
@@ -137,7 +139,8 @@ public actor BLEDriver: DeviceDriver, ConnectionControl, ReloadableDriver {
         case "write": return try await gattWrite(payload)
         case "notify": return try await gattNotify(payload)
         case "bindkey": return try setBindkey(payload)
-        default: throw CommandError("unknown request ble/\(name) (known: permit, bindkey, read, write, notify)")
+        case "nearby": return try nearbyDevices(payload)
+        default: throw CommandError("unknown request ble/\(name) (known: permit, bindkey, nearby, read, write, notify)")
         }
     }
 

@@ -166,16 +166,24 @@ struct BrowserTests {
         _ = try await rig.broker.waitForRetained("things2mqtt/bridge/info", timeout: .seconds(10)) { $0.json?["log_level"] == "info" }
     }
 
-    /// opening the permit window on the BLE page lets the demo's phone in, and it appears with a countdown running.
+    /// the BLE page lists the demo's phone, not admitted, among what is nearby with its signal; opening the permit
+    /// window lets it in, and it appears as a device with a countdown running, and leaves the nearby list.
     static func permitWindow(_ rig: DemoRig, _ browser: WebDriver) async throws {
         let phone = "ble_5a1122334455"
         #expect(try await !Self.deviceIDs(rig).contains(phone))
         try await browser.open("http://127.0.0.1:\(rig.frontendPort)/#/ble")
         _ = try await browser.wait("the BLE page", for: "return document.querySelector('#permit-open');")
+        let nearby = "document.querySelector('#ble-nearby [data-address=\"5A:11:22:33:44:55\"]')"
+        let entry = try await browser.wait(
+            "the phone nearby with its signal",
+            for: "const entry = \(nearby); return entry && /Phone/.test(entry.textContent) && /-\\d+ dBm/.test(entry.textContent) ? entry.textContent : null;",
+            timeout: .seconds(10))
+        #expect(entry.stringValue?.contains("5A:11:22:33:44:55") == true)
         try await browser.click("#permit-open")
         _ = try await browser.wait("the countdown", for: "return /left/.test(document.querySelector('#permit-countdown').textContent);")
         _ = try await browser.wait(
             "the phone on the page", for: "return document.querySelector('#ble-devices [data-id=\"\(phone)\"]');", timeout: .seconds(20))
+        _ = try await browser.wait("the phone no longer nearby", for: "return !\(nearby);", timeout: .seconds(15))
     }
 
     /// at 360×640 nothing scrolls sideways on any page.

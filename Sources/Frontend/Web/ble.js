@@ -1,4 +1,5 @@
-// BLE: the adapter's status, the permit window with its countdown, the devices in range and the policies.
+// BLE: the adapter's status, the permit window with its countdown, the devices in range (admitted, and the
+// strongest of those not admitted, from `ble/nearby`) and the policies.
 import { ago, attempt, displayName, h, signal } from './ui.js';
 
 export class BLEView {
@@ -6,8 +7,9 @@ export class BLEView {
 
   mount(root) {
     this.adapter = h('div', { class: 'grid2', id: 'ble-adapter' });
-    this.countdown = h('span', { id: 'permit-countdown', class: 'muted' });
+    this.left = h('span', { id: 'permit-countdown', class: 'muted' });
     this.devices = h('div', { class: 'list', id: 'ble-devices' });
+    this.nearby = h('div', { class: 'list', id: 'ble-nearby' }, h('p', { class: 'muted' }, 'Listening…'));
     this.policies = h('pre', { id: 'ble-policies' });
     const seconds = h('select', { 'aria-label': 'Window length' }, ...[60, 120, 300, 600].map((value) => h('option', { value }, `${value} s`)));
     seconds.value = '120';
@@ -20,15 +22,40 @@ export class BLEView {
           seconds,
           h('button', { type: 'button', class: 'primary', id: 'permit-open', onclick: () => this.permit(Number(seconds.value)) }, 'Open'),
           h('button', { type: 'button', id: 'permit-close', onclick: () => this.permit(0) }, 'Close'),
-          this.countdown)),
+          this.left)),
       h('div', { class: 'card' }, h('h2', {}, 'Devices'), this.devices),
+      h('div', { class: 'card' }, h('h2', {}, 'Nearby, not admitted'),
+        h('p', { class: 'muted' }, 'Heard in the last two minutes; the permit window or a rule lets them in.'), this.nearby),
       h('div', { class: 'card' }, h('h2', {}, 'Connect policies'), this.policies));
     this.update();
+    this.ticks = 0;
+    this.listNearby();
+  }
+
+  /// Asks the driver what it hears and does not publish; again every few seconds while the page is open.
+  async listNearby() {
+    const status = this.connection.info?.integrations?.ble?.status;
+    if (!status || status === 'disabled' || this.asking) return;
+    this.asking = true;
+    try {
+      const data = await this.connection.request('ble/nearby');
+      const entries = data?.devices || [];
+      this.nearby.replaceChildren(...entries.map((entry) => h('div', { class: 'device', 'data-address': entry.address },
+        h('div', { class: 'name' }, entry.name || entry.address),
+        h('div', { class: 'figures' }, entry.name ? h('span', {}, entry.address) : null, signal(entry.rssi),
+          h('span', { 'data-seen': Date.parse(entry.last_seen) }, ago(Date.parse(entry.last_seen)))))));
+      if (!entries.length) this.nearby.append(h('p', { class: 'muted' }, 'Nothing else heard.'));
+      this.listed = true;
+    } catch (error) {
+      this.nearby.replaceChildren(h('p', { class: 'error' }, error.message));
+    } finally {
+      this.asking = false;
+    }
   }
 
   permit(time) {
     attempt(() => this.connection.request('ble/permit', { time }), time ? `Permit window open for ${time} s` : 'Permit window closed')
-      .then((data) => { if (data) { this.connection.permitUntil = time ? Date.parse(data.until) : 0; this.tick(); } });
+      .then((data) => { if (data) { this.connection.permitUntil = time ? Date.parse(data.until) : 0; this.countdown(); } });
   }
 
   update() {
@@ -45,11 +72,18 @@ export class BLEView {
     if (!devices.length) this.devices.append(h('p', { class: 'muted' }, 'No BLE device admitted yet.'));
     const config = this.connection.info?.config?.ble;
     this.policies.textContent = config ? JSON.stringify(config.connect ?? config, null, 2) : '—';
-    this.tick();
+    this.countdown();
   }
 
+  /// Every second: the countdown, the nearby list's ages, and the list itself every five (at once until it came).
   tick() {
+    if (++this.ticks % 5 === 0 || !this.listed) this.listNearby();
+    for (const seen of this.nearby.querySelectorAll('[data-seen]')) seen.textContent = ago(Number(seen.dataset.seen));
+    this.countdown();
+  }
+
+  countdown() {
     const left = Math.round(((this.connection.permitUntil || 0) - Date.now()) / 1000);
-    this.countdown.textContent = left > 0 ? `open, ${left} s left` : 'closed';
+    this.left.textContent = left > 0 ? `open, ${left} s left` : 'closed';
   }
 }
