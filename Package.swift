@@ -25,6 +25,7 @@ let package = Package(
         .package(url: "https://github.com/hummingbird-project/hummingbird-websocket.git", from: "2.8.1"),
         .package(url: "https://github.com/hummingbird-project/swift-websocket.git", from: "1.6.2"),
         .package(url: "https://github.com/swift-server/swift-prometheus.git", from: "2.4.1"),
+        .package(url: "https://github.com/apple/swift-metrics.git", from: "2.13.0"),
     ],
     targets: [
         .systemLibrary(
@@ -49,6 +50,7 @@ let package = Package(
                 "BridgeCore",
                 "Support",
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "CoreMetrics", package: "swift-metrics"),
             ],
             swiftSettings: strictSettings
         ),
@@ -109,6 +111,7 @@ let package = Package(
             dependencies: [
                 "DBus", "BLEModels", "Support",
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "CoreMetrics", package: "swift-metrics"),
             ],
             swiftSettings: strictSettings
         ),
@@ -117,6 +120,7 @@ let package = Package(
             dependencies: [
                 "BlueZ", "DBus", "BLEModels", "BLEFormats", "BridgeCore", "BridgeConfig", "Support",
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "CoreMetrics", package: "swift-metrics"),
             ],
             swiftSettings: strictSettings
         ),
@@ -145,6 +149,7 @@ let package = Package(
             dependencies: [
                 "EV3Protocol", "Support",
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "CoreMetrics", package: "swift-metrics"),
             ],
             swiftSettings: strictSettings
         ),
@@ -153,6 +158,7 @@ let package = Package(
             dependencies: [
                 "EV3Link", "EV3Protocol", "BridgeCore", "BridgeConfig", "Support",
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "CoreMetrics", package: "swift-metrics"),
             ],
             swiftSettings: strictSettings
         ),
@@ -176,6 +182,7 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "CoreMetrics", package: "swift-metrics"),
             ],
             swiftSettings: strictSettings
         ),
@@ -199,6 +206,7 @@ let package = Package(
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
+                .product(name: "CoreMetrics", package: "swift-metrics"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOWebSocket", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),

@@ -32,6 +32,7 @@ extension BLEDriver {
         } catch {
             let reason = error.name.map { "\($0): \(error.message)" } ?? error.message
             setDeviceStatus(path, .available)
+            BLEMetrics.connectFailures.increment()
             sink.send(.occurred(device, DeviceOccurrence(.connectFailed, ["error": .string(reason)])))
             throw CommandError("connecting \(device) failed: \(reason)")
         }
@@ -43,12 +44,14 @@ extension BLEDriver {
             guard let current = client.objects.devices[path] else { break }
             if current.connected && current.servicesResolved {
                 setDeviceStatus(path, .ready)
+                BLEMetrics.connects.increment()
                 return
             }
             if current.connected { seenConnected = true } else if seenConnected { break }
             try? await Task.sleep(for: .milliseconds(20))
         }
         setDeviceStatus(path, .available)
+        BLEMetrics.connectFailures.increment()
         let reason = "the connection dropped before its services were resolved"
         sink.send(.occurred(device, DeviceOccurrence(.connectFailed, ["error": .string(reason)])))
         throw CommandError("connecting \(device) failed: \(reason)")

@@ -16,6 +16,8 @@ extension BLEDriver {
             hasData
             ? PassiveDecoder.decode(
                 advert(of: device), formats: passiveFormats, key: bindkey(for: address), user: settings.formats) : []
+        if hasData || properties.contains("RSSI") { BLEMetrics.advertsReceived.increment() }
+        if results.contains(where: \.isRecognised) { BLEMetrics.advertsDecoded.increment() }
         if tracked[path] == nil, !admit(device, address, passive: results.first(where: \.isRecognised)?.format) { return }
         // Taken out while it changes, so its windows and tables are changed in place rather than copied.
         guard var entry = tracked.removeValue(forKey: path) else { return }

@@ -93,10 +93,13 @@ public actor BLEDriver: DeviceDriver, ConnectionControl, ReloadableDriver {
 
     private func followBus() async {
         var backoff = Backoff(initial: .seconds(1), maximum: .seconds(30))
+        var connectedBefore = false
         while !Task.isCancelled {
             do throws(DBusError) {
                 let connection = try await DBusConnection.connect(to: address, logger: logger)
                 backoff.reset()
+                if connectedBefore { BLEMetrics.busReconnects.increment() }
+                connectedBefore = true
                 await follow(connection)
                 await connection.close()
             } catch {

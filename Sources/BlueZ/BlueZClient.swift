@@ -107,6 +107,7 @@ public final class BlueZClient {
     /// Drops are counted always and logged at most every 10 s, so an overload does not flood the log as well.
     private func noteDropped(_ count: Int) {
         dropped += count
+        BlueZMetrics.signalsDropped.increment(by: count)
         let now = ContinuousClock.now
         if let last = droppedLogged, now - last < .seconds(10) { return }
         droppedLogged = now

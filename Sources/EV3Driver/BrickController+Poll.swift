@@ -20,6 +20,7 @@ extension BrickController {
 
     /// One poll cycle: each request of the plan, the results applied, groups that failed recorded.
     func pollOnce() async {
+        BrickMetrics.polls.increment()
         var failed: [[PollGroup]] = []
         var results: [PollResult] = []
         for groups in plan.requests {

@@ -57,6 +57,8 @@ extension EV3Link {
                 let info = try await introduce()
                 connected = true
                 session?.introduced = true
+                if introducedBefore { EV3Metrics.reconnects.increment() }
+                introducedBefore = true
                 logger.info(
                     "EV3 brick connected",
                     metadata: ["ev3.endpoint": "\(endpoint)", "ev3.name": "\(info.name)", "ev3.serial": "\(info.serialNumber ?? "?")"])

@@ -64,6 +64,7 @@ extension EV3Link {
         }
         inFlight = InFlight(counter: counter, generation: generation)
         session.channel.send(command.frame)
+        EV3Metrics.framesSent.increment()
         let now = ContinuousClock.now
         lastSent = now
         recentSends = recentSends.suffix(15) + [now]
@@ -75,6 +76,7 @@ extension EV3Link {
             missedInARow = 0
             finish(entry, with: .failure(.malformedReply(error.description)), command: command)
         case .timedOut:
+            EV3Metrics.timeouts.increment()
             missedInARow += 1
             finish(entry, with: .failure(.timedOut(counter: counter)), command: command)
             if missedInARow >= options.maxMissedReplies { end(.stoppedAnswering(missed: missedInARow), generation) }
@@ -128,6 +130,7 @@ extension EV3Link {
     /// A frame from the brick: the reply in flight, or dropped.
     func receive(_ frame: [UInt8], _ generation: Int) {
         guard isLive(generation) else { return }
+        EV3Metrics.framesReceived.increment()
         let expected = inFlight.flatMap { $0.generation == generation && $0.early == nil ? $0.counter : nil }
         do {
             let reply = try EV3Reply(frame: frame)

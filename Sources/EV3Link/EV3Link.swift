@@ -33,6 +33,8 @@ public actor EV3Link {
     var missedInARow = 0
     var lastSent: ContinuousClock.Instant?
     var generations = 0
+    /// Whether a connection ever got as far as the brick answering: the next one that does is a reconnect.
+    var introducedBefore = false
     /// Whether `run(backoff:)` is going, so a second call cannot fight the first over the connection.
     var running = false
     /// When the last few requests went out, newest last (pacing is checked against these).

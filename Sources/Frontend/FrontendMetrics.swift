@@ -5,7 +5,7 @@ import Synchronization
 
 /// `/metrics` in the Prometheus text format. The bridge keeps its own counts (the inbox's, the tap's) and its
 /// retained `bridge/devices` and `bridge/info`; a scrape reads them, so nothing is counted twice or on the
-/// bridge's path.
+/// bridge's path. The drivers' counters follow (`ProcessMetrics`).
 final class FrontendMetrics: Sendable {
     private struct Seen {
         var received = 0
@@ -69,6 +69,7 @@ final class FrontendMetrics: Sendable {
         }
         var buffer: [UInt8] = []
         registry.emit(into: &buffer)
+        ProcessMetrics.registry.emit(into: &buffer)
         return String(decoding: buffer, as: UTF8.self)
     }
 

@@ -94,13 +94,16 @@ public struct LIFXClient: Sendable {
         let response: HTTPClientResponse
         let bytes: [UInt8]
         let receivedAt: Double
+        LIFXMetrics.requests.increment()
         do {
             response = try await http.execute(request, timeout: timeout)
             receivedAt = Date().timeIntervalSince1970
             bytes = Array(buffer: try await response.body.collect(upTo: 32 * 1024 * 1024))
         } catch let error as HTTPClientError where [.deadlineExceeded, .readTimeout, .connectTimeout].contains(error) {
+            LIFXMetrics.failures.increment()
             throw .timeout
         } catch {
+            LIFXMetrics.failures.increment()
             throw .transport(Self.describe(error))
         }
         let rate = RateHeaders(
@@ -109,12 +112,20 @@ public struct LIFXClient: Sendable {
             reset: RateReset.onHostClock(
                 reset: response.headers.first(name: "X-RateLimit-Reset"), date: response.headers.first(name: "Date"),
                 receivedAt: receivedAt))
+        if let remaining = rate.remaining { LIFXMetrics.rateRemaining.record(remaining) }
         switch response.status.code {
         case 200..<300: return (bytes.isEmpty ? Array("{\"results\":[]}".utf8) : bytes, rate)
-        case 401: throw .unauthorized
-        case 429: throw .rateLimited(reset: rate.reset)
-        case 500..<600: throw .server(status: Int(response.status.code))
+        case 429:
+            LIFXMetrics.rateLimited.increment()
+            throw .rateLimited(reset: rate.reset)
+        case 401:
+            LIFXMetrics.failures.increment()
+            throw .unauthorized
+        case 500..<600:
+            LIFXMetrics.failures.increment()
+            throw .server(status: Int(response.status.code))
         default:
+            LIFXMetrics.failures.increment()
             let summary = (try? JSONDecoder().decode(LIFXErrorBody.self, from: Data(bytes)))?.summary
             throw .rejected(status: Int(response.status.code), message: summary ?? response.status.reasonPhrase)
         }

@@ -45,11 +45,14 @@ extension MosquittoClient {
             logger.error("MQTT broker refused the connection", metadata: ["reason": "\(reason)"])
             return
         }
-        let (subscriptions, retained) = state.withLock { state in
+        let (subscriptions, retained, again) = state.withLock { state in
+            let again = state.connectedBefore
+            state.connectedBefore = true
             state.connected = true
             state.connectedSinceAttempt = true
-            return (state.subscriptions, state.retainedOrder.compactMap { state.retained[$0] })
+            return (state.subscriptions, state.retainedOrder.compactMap { state.retained[$0] }, again)
         }
+        if again { MQTTMetrics.reconnects.increment() }
         logger.info("MQTT connected", metadata: ["broker": "\(options.host):\(options.port)", "restored": "\(retained.count)"])
         for (filter, qos) in subscriptions { subscribeNow(filter, qos: qos) }
         for message in retained { send(message) }

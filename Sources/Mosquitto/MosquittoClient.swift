@@ -15,6 +15,8 @@ public final class MosquittoClient: MQTTTransport {
         var stopRequested = false
         var stopDeadline: ContinuousClock.Instant?
         var connectedSinceAttempt = false
+        /// Whether the client was ever connected: a later connect is a reconnect.
+        var connectedBefore = false
         var subscriptions: [String: Int] = [:]
         /// Topic → latest retained message, in first-publish order so the bridge state goes first.
         var retained: [String: MQTTMessage] = [:]

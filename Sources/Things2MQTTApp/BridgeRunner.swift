@@ -33,6 +33,9 @@ public struct BridgeRunner {
         self.logRing = logRing
     }
 
+    /// Points the drivers' swift-metrics counters at the web frontend's `/metrics`; once per process, at start.
+    public static func bootstrapMetrics() { ProcessMetrics.bootstrap() }
+
     /// Runs until SIGTERM or SIGINT.
     public func run() async throws {
         let logger = Logger(label: "things2mqtt")

@@ -73,6 +73,7 @@ struct Run: AsyncParsableCommand {
         // The ring gets what the journal gets: `bridge/logging` and the web page's Logs read it.
         let ring = LogRing()
         LoggingSystem.bootstrap { label in StderrLogHandler(label: label, control: control, ring: ring) }
+        BridgeRunner.bootstrapMetrics()
         do {
             try await BridgeRunner(
                 config: loaded, configPath: config, control: control, aliasPath: aliasPath, version: Things2MQTT.version,
