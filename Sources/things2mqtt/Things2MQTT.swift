@@ -14,7 +14,7 @@ struct Things2MQTT: AsyncParsableCommand {
         commandName: "things2mqtt",
         abstract: "Bridges BLE devices, LEGO EV3 bricks and LIFX cloud lights to MQTT and Home Assistant.",
         version: version,
-        subcommands: [Run.self, CheckConfig.self, Health.self],
+        subcommands: [Run.self, CheckConfig.self, Health.self, HomeAssistantAddonRun.self],
         defaultSubcommand: Run.self
     )
 
@@ -26,7 +26,7 @@ struct Things2MQTT: AsyncParsableCommand {
         StartupSignals.hold()
         do {
             var command = try parseAsRoot()
-            if !(command is Run) { StartupSignals.release() }
+            if !(command is Run || command is HomeAssistantAddonRun) { StartupSignals.release() }
             if var asyncCommand = command as? any AsyncParsableCommand {
                 try await asyncCommand.run()
             } else {
@@ -60,17 +60,26 @@ struct Run: AsyncParsableCommand {
     var statusFile: String?
 
     func run() async throws {
-        let loaded: Configuration
+        let loaded = try Self.load(config)
+        let control = LogLevelControl(logLevel ?? loaded.logLevel)
+        LoggingSystem.bootstrap { label in StderrLogHandler(label: label, control: control) }
+        try await serve(loaded, control: control)
+    }
+
+    /// The config file, or exit status 1 with every problem on stderr.
+    static func load(_ path: String) throws -> Configuration {
         do throws(ConfigErrors) {
-            loaded = try ConfigLoader.load(file: config, families: Families.sections)
+            return try ConfigLoader.load(file: path, families: Families.sections)
         } catch {
             FileHandle.standardError.write(Data("Invalid config:\n\(error.description)\n".utf8))
             throw ExitCode(1)
         }
+    }
+
+    /// Runs the bridge on a loaded config until it stops, logging through `control`'s level.
+    func serve(_ loaded: Configuration, control: LogLevelControl) async throws {
         let folder = (config as NSString).deletingLastPathComponent
         let aliasPath = aliasFile ?? ((folder.isEmpty ? "." : folder) + "/things2mqtt-aliases.json")
-        let control = LogLevelControl(logLevel ?? loaded.logLevel)
-        LoggingSystem.bootstrap { label in StderrLogHandler(label: label, control: control) }
         do {
             try await BridgeRunner(
                 config: loaded, configPath: config, control: control, aliasPath: aliasPath, version: Things2MQTT.version,
