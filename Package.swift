@@ -236,10 +236,21 @@ let package = Package(
             ],
             swiftSettings: strictSettings
         ),
+        // The Home Assistant add-on's start: options and the Supervisor's broker in, the bridge's config out.
+        .target(
+            name: "HomeAssistantAddon",
+            dependencies: [
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strictSettings
+        ),
         .executableTarget(
             name: "things2mqtt",
             dependencies: [
                 "Things2MQTTApp",
+                "HomeAssistantAddon",
                 "BridgeCore",
                 "BridgeConfig",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -367,6 +378,15 @@ let package = Package(
         .testTarget(
             name: "EV3ProtocolTests",
             dependencies: ["EV3Protocol", "TestSupport"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "HomeAssistantAddonTests",
+            dependencies: [
+                "HomeAssistantAddon", "TestSupport", "BridgeConfig", "BridgeCore", "Things2MQTTApp",
+                .product(name: "Yams", package: "Yams"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            ],
             swiftSettings: strictSettings
         ),
         .testTarget(

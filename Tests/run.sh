@@ -31,9 +31,10 @@ if [ "$(id -u)" -ne 0 ]; then
     SUDO=sudo
 fi
 
-# chromium and chromium-driver: the frontend's tests drive a headless browser over WebDriver.
+# chromium and chromium-driver: the frontend's tests drive a headless browser over WebDriver; apparmor: its parser checks
+# the Home Assistant add-on's profile.
 PACKAGES=(mosquitto mosquitto-clients libmosquitto-dev libdbus-1-dev libssl-dev dbus-daemon python3-dbusmock pkg-config python3-venv
-    openssl chromium chromium-driver)
+    openssl chromium chromium-driver apparmor)
 
 echo "==> System packages: ${PACKAGES[*]}"
 missing=()

@@ -16,11 +16,13 @@
 # which podman drops the HEALTHCHECK with only a warning.
 #
 # By default the release binary is built on the host (in .build-release, reused by later runs) and the image
-# from the Dockerfile's `prebuilt` target on a Debian 12 base made locally with mmdebstrap, so no container
+# with the Dockerfile's BINARY=prebuilt (the binary from the host, its libraries from a Debian 12 base
+# made locally with mmdebstrap), so no container
 # registry is needed. Environment:
 #   ENGINE=docker|podman       force an engine
 #   RUNTIME_IMAGE=debian:bookworm-slim   use this base instead of making one
 #   FULL_BUILD=1               build the full multi-stage image instead (pulls swift:6.3-bookworm)
+#   BUILD_ONLY=1               build and check the image, then stop (deploy/addon-test.sh builds on it)
 #   STOP_ROUNDS=N              how many start/stop rounds check the clean stop (default 5)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -67,50 +69,9 @@ cleanup() {
 trap cleanup EXIT
 
 # ---------------------------------------------------------------------------------------------- engine
-apt_install() {
-    local missing=()
-    for package in "$@"; do
-        dpkg -s "$package" 2>/dev/null | grep -q '^Status: install ok installed' || missing+=("$package")
-    done
-    [ "${#missing[@]}" -eq 0 ] && return 0
-    echo "==> Installing ${missing[*]}"
-    $SUDO env DEBIAN_FRONTEND=noninteractive apt-get update -qq
-    $SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}"
-}
-
-if [ -z "${ENGINE:-}" ]; then
-    if command -v docker >/dev/null 2>&1 && docker info >/dev/null 2>&1; then ENGINE=docker; else ENGINE=podman; fi
-fi
-apt_install mosquitto mosquitto-clients libmosquitto-dev libdbus-1-dev libssl-dev pkg-config openssl
-BUILD_FLAGS=()
-if [ "$ENGINE" = podman ]; then
-    # catatonit is podman's --init (compose's `init: true`); Debian's podman does not pull it in.
-    apt_install podman runc mmdebstrap catatonit
-    # A private containers.conf: runc, and limits no higher than this process's own.
-    nofile=$(ulimit -Hn)
-    [ "$nofile" = unlimited ] && nofile=1048576
-    nproc=$(ulimit -Hu)
-    { [ "$nproc" = unlimited ] || [ "$nproc" -gt 4096 ]; } && nproc=4096
-    export CONTAINERS_CONF="$WORK/containers.conf"
-    printf '[containers]\ndefault_ulimits = ["nofile=%s:%s", "nproc=%s:%s"]\n[engine]\nruntime = "runc"\n' \
-        "$nofile" "$nofile" "$nproc" "$nproc" >"$CONTAINERS_CONF"
-    BUILD_FLAGS+=(--format docker)
-    # Through `env`, as sudo would drop CONTAINERS_CONF from the environment.
-    ENGINE="$SUDO env CONTAINERS_CONF=$CONTAINERS_CONF podman"
-else
-    apt_install mmdebstrap
-    ENGINE="$SUDO docker"
-fi
-echo "==> Engine: $ENGINE"
-# podman runs health checks from systemd timers. Without systemd it says so at every run, stop and rm, and the
-# checks here run them with `healthcheck run` instead (see health below); that noise is left out.
-engine() {
-    if [[ "$ENGINE" == *podman ]] && [ ! -S /run/systemd/private ]; then
-        $ENGINE "$@" 2> >(grep -v 'unable to get systemd connection' >&2)
-    else
-        $ENGINE "$@"
-    fi
-}
+# apt_install, ENGINE (docker, or podman with its own containers.conf in $WORK), BUILD_FLAGS and engine().
+# shellcheck source=deploy/engine.sh
+source "$ROOT/deploy/engine.sh"
 
 # ---------------------------------------------------------------------------------------------- image
 if [ "${FULL_BUILD:-0}" = 1 ]; then
@@ -140,16 +101,21 @@ else
     # Stripped, as the Dockerfile's build stage installs it.
     install -D -s -m 755 "$(swift build -c release --scratch-path .build-release --show-bin-path)/things2mqtt" .build-image/things2mqtt
     figure "release build on the host (incremental if .build-release was there): $(elapsed "$start" "$(now)") s"
-    echo "==> Building $IMAGE from the prebuilt target on $RUNTIME_IMAGE"
+    echo "==> Building $IMAGE from the host's binary, with the libraries of $RUNTIME_IMAGE"
     start=$(now)
-    $ENGINE build "${BUILD_FLAGS[@]}" --network host -f deploy/Dockerfile --target prebuilt \
+    $ENGINE build "${BUILD_FLAGS[@]}" --network host -f deploy/Dockerfile --build-arg BINARY=prebuilt \
         --build-arg RUNTIME_IMAGE="$RUNTIME_IMAGE" -t "$IMAGE" .
-    figure "image build (prebuilt target): $(elapsed "$start" "$(now)") s"
+    figure "image build (BINARY=prebuilt): $(elapsed "$start" "$(now)") s"
 fi
 size=$($ENGINE image inspect "$IMAGE" --format '{{.Size}}')
 figure "image size: $((size / 1000000)) MB ($size bytes)"
 check "the image is at most 200 MB" test "$size" -le 200000000
 check "the image keeps its HEALTHCHECK" bash -c "$ENGINE image inspect $IMAGE | grep -q '\"health\"'"
+if [ "${BUILD_ONLY:-0}" = 1 ]; then
+    echo "$PASSED passed, $FAILED failed (BUILD_ONLY: the image only)"
+    [ "$FAILED" -eq 0 ]
+    exit
+fi
 # The LIFX simulator is its own executable, not in the image: built here and run on the host.
 swift build --product things2mqtt-sim --force-resolved-versions >/dev/null
 SIM="$(swift build --show-bin-path)/things2mqtt-sim"

@@ -10,12 +10,15 @@ public struct FrontendSettings: Sendable, Equatable, Encodable {
     /// The token a page must send first on the websocket, read from `auth_token` or `auth_token_file`.
     public var authToken: Secret?
     public var authTokenFile: String?
+    /// The only client addresses let in (Home Assistant's ingress proxy is 172.30.32.2); empty lets any in.
+    public var allowFrom: [String] = []
 
     /// Creates the defaults.
     public init() {}
 
     enum CodingKeys: String, CodingKey, CaseIterable {
         case enabled, host, port, baseURL = "base_url", authToken = "auth_token", authTokenFile = "auth_token_file"
+        case allowFrom = "allow_from"
     }
 
     /// The link to one device's page, for discovery's `configuration_url`; nil without a `base_url`.
@@ -48,5 +51,27 @@ extension FrontendSettings: Decodable {
         authToken = reader.secret(.authToken, file: .authTokenFile)
         authTokenFile = reader.optional(.authTokenFile)
         if authToken?.value.isEmpty == true { reader.problem(.authToken, "must not be empty") }
+        allowFrom = reader.value(.allowFrom, default: [])
+        for address in allowFrom where !Self.isIPAddress(address) {
+            reader.problem(.allowFrom, "\"\(address)\" is not an IP address")
+        }
+    }
+}
+
+extension FrontendSettings {
+    /// Whether a client at `address` may use the page: any when `allow_from` is empty. An IPv4 client seen on an
+    /// IPv6 socket (`::ffff:172.30.32.2`) counts as its IPv4 address.
+    public func allows(_ address: String?) -> Bool {
+        guard !allowFrom.isEmpty else { return true }
+        guard var address else { return false }
+        if address.hasPrefix("::ffff:"), address.contains(".") { address.removeFirst(7) }
+        return allowFrom.contains(address)
+    }
+
+    /// Dotted IPv4 or colon-separated IPv6, as a client's address is compared.
+    static func isIPAddress(_ text: String) -> Bool {
+        let quads = text.split(separator: ".", omittingEmptySubsequences: false)
+        if quads.count == 4 { return quads.allSatisfy { UInt8($0) != nil && !$0.isEmpty && $0.allSatisfy(\.isNumber) } }
+        return text.contains(":") && text.allSatisfy { $0.isHexDigit || $0 == ":" || $0 == "." }
     }
 }

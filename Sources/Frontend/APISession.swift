@@ -19,7 +19,8 @@ struct APISession {
     /// The close code of a missing or wrong token, as zigbee2mqtt's frontend uses it.
     static let unauthorized: UInt16 = 4401
 
-    func run(inbound: WebSocketInboundStream, outbound: WebSocketOutboundWriter, channel: any Channel) async throws {
+    /// Serves one page; `user` is the Home Assistant user ingress named, if any.
+    func run(inbound: WebSocketInboundStream, outbound: WebSocketOutboundWriter, channel: any Channel, user: String? = nil) async throws {
         guard gate.enter() else {
             logger.warning("Refused a frontend websocket: too many pages open", metadata: ["limit": "\(gate.limit)"])
             // 1013: try again later.
@@ -47,7 +48,7 @@ struct APISession {
                 for message in snapshot { try await send(message, outbound) }
                 while let message = await subscription.next() { try await send(message, outbound) }
             }
-            while let message = try await messages.next() { try await receive(message, outbound: outbound) }
+            while let message = try await messages.next() { try await receive(message, outbound: outbound, user: user) }
             group.cancelAll()
         }
     }
@@ -80,7 +81,7 @@ struct APISession {
         }
     }
 
-    private func receive(_ message: WebSocketMessage, outbound: WebSocketOutboundWriter) async throws {
+    private func receive(_ message: WebSocketMessage, outbound: WebSocketOutboundWriter, user: String?) async throws {
         guard case .text(let text) = message else {
             return try await outbound.write(.text(Frames.error(FrameError("frames are JSON text"))))
         }
@@ -88,6 +89,8 @@ struct APISession {
         do { parsed = try Frames.parse(text) } catch { return try await outbound.write(.text(Frames.error(error))) }
         // A page sends its token first whether or not one is set; later ones change nothing.
         guard case .publish(let frame) = parsed else { return }
+        // Behind ingress every change says who made it; the topic only, as a payload may carry a secret.
+        if let user { logger.info("Change from the page", metadata: ["user": "\(user)", "topic": "\(frame.topic)"]) }
         if !link.deliver(frame) {
             let error = FrameError("the bridge's queue is full; the message was dropped")
             try await outbound.write(.text(Frames.error(error, topic: frame.topic)))

@@ -3,12 +3,14 @@ import Hummingbird
 /// Answers the page's plain HTTP requests by the last level of the path, so the page works under any prefix
 /// a proxy or Home Assistant's ingress puts before it: the page and its files, `healthz`, `metrics` and `logs`.
 struct FrontendResponder: HTTPResponder {
-    typealias Context = BasicRequestContext
+    typealias Context = FrontendContext
     let link: FrontendLink
     let metrics: FrontendMetrics
     let logs: LogDownload
+    let allows: @Sendable (String?) -> Bool
 
     func respond(to request: Request, context: Context) async throws -> Response {
+        guard allows(context.remoteAddress?.ipAddress) else { return Self.text("forbidden\n", status: .forbidden) }
         guard request.method == .get || request.method == .head else { return Response(status: .methodNotAllowed) }
         let path = request.uri.path
         let name = path.hasSuffix("/") ? "index.html" : path.split(separator: "/").last.map(String.init) ?? "index.html"

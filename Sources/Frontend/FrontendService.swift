@@ -41,14 +41,19 @@ public struct FrontendService: Service, CustomStringConvertible {
         let host = settings.host
         let loopback = UpgradeCheck.isLoopback(host)
         let onListening = self.onListening
+        let settings = self.settings
+        let allows: @Sendable (String?) -> Bool = { settings.allows($0) }
         let app = Application(
             responder: FrontendResponder(
                 link: link, metrics: FrontendMetrics(link: link),
-                logs: LogDownload(ring: link.logs, token: settings.authToken?.value, loopbackOnly: loopback)),
+                logs: LogDownload(ring: link.logs, token: settings.authToken?.value, loopbackOnly: loopback), allows: allows),
             server: .http1WebSocketUpgrade { head, channel, _ in
-                guard Self.isAPI(head.path), UpgradeCheck(head).allowed(loopbackOnly: loopback) else { return .dontUpgrade }
+                let check = UpgradeCheck(head)
+                guard Self.isAPI(head.path), allows(channel.remoteAddress?.ipAddress), check.allowed(loopbackOnly: loopback) else {
+                    return .dontUpgrade
+                }
                 return .upgrade([:]) { inbound, outbound, _ in
-                    try await session.run(inbound: inbound, outbound: outbound, channel: channel)
+                    try await session.run(inbound: inbound, outbound: outbound, channel: channel, user: check.remoteUser)
                 }
             },
             configuration: ApplicationConfiguration(address: .hostname(host, port: settings.port), serverName: nil),

@@ -9,12 +9,15 @@ struct UpgradeCheck {
     let origin: String?
     let host: String?
     let ingress: Bool
+    /// The Home Assistant user ingress names (`X-Remote-User-Name`), logged with each change the page makes.
+    let remoteUser: String?
 
     init(_ head: HTTPRequest) {
         func field(_ name: String) -> String? { head.headerFields.first { $0.name.canonicalName == name }?.value }
         origin = field("origin")
         host = head.authority ?? field("host")
         ingress = field("x-ingress-path") != nil
+        remoteUser = field("x-remote-user-name").map { String($0.unicodeScalars.filter { $0.value >= 0x20 && $0.value != 0x7F }.prefix(64)) }
     }
 
     func allowed(loopbackOnly: Bool) -> Bool {

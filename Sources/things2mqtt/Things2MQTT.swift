@@ -14,7 +14,7 @@ struct Things2MQTT: AsyncParsableCommand {
         commandName: "things2mqtt",
         abstract: "Bridges BLE devices, LEGO EV3 bricks and LIFX cloud lights to MQTT and Home Assistant.",
         version: version,
-        subcommands: [Run.self, CheckConfig.self, Health.self],
+        subcommands: [Run.self, CheckConfig.self, Health.self, HomeAssistantAddonRun.self],
         defaultSubcommand: Run.self
     )
 
@@ -26,7 +26,7 @@ struct Things2MQTT: AsyncParsableCommand {
         StartupSignals.hold()
         do {
             var command = try parseAsRoot()
-            if !(command is Run) { StartupSignals.release() }
+            if !(command is Run || command is HomeAssistantAddonRun) { StartupSignals.release() }
             if var asyncCommand = command as? any AsyncParsableCommand {
                 try await asyncCommand.run()
             } else {
@@ -60,29 +60,47 @@ struct Run: AsyncParsableCommand {
     var statusFile: String?
 
     func run() async throws {
-        let loaded: Configuration
+        let loaded = try Self.load(config)
+        try await serve(loaded, logging: DaemonLogging.bootstrap(logLevel ?? loaded.logLevel))
+    }
+
+    /// The config file, or exit status 1 with every problem on stderr.
+    static func load(_ path: String) throws -> Configuration {
         do throws(ConfigErrors) {
-            loaded = try ConfigLoader.load(file: config, families: Families.sections)
+            return try ConfigLoader.load(file: path, families: Families.sections)
         } catch {
             FileHandle.standardError.write(Data("Invalid config:\n\(error.description)\n".utf8))
             throw ExitCode(1)
         }
+    }
+
+    /// Runs the bridge on a loaded config until it stops, with the logging bootstrapped before.
+    func serve(_ loaded: Configuration, logging: DaemonLogging) async throws {
         let folder = (config as NSString).deletingLastPathComponent
         let aliasPath = aliasFile ?? ((folder.isEmpty ? "." : folder) + "/things2mqtt-aliases.json")
-        let control = LogLevelControl(logLevel ?? loaded.logLevel)
-        // The ring gets what the journal gets: `bridge/logging` and the web page's Logs read it.
-        let ring = LogRing()
-        LoggingSystem.bootstrap { label in StderrLogHandler(label: label, control: control, ring: ring) }
-        BridgeRunner.bootstrapMetrics()
         do {
             try await BridgeRunner(
-                config: loaded, configPath: config, control: control, aliasPath: aliasPath, version: Things2MQTT.version,
-                statusFile: StatusFile(path: statusFile), logRing: ring
+                config: loaded, configPath: config, control: logging.control, aliasPath: aliasPath, version: Things2MQTT.version,
+                statusFile: StatusFile(path: statusFile), logRing: logging.ring
             ).run()
         } catch let stop as ClusterStop {
             FileHandle.standardError.write(Data("things2mqtt: \(stop.description)\n".utf8))
             throw ExitCode(1)
         }
+    }
+}
+
+/// The daemon's logging: stderr (the journal) at the shared level, and the ring `bridge/logging` and the web
+/// page's Logs read, which gets the same lines; the drivers' metrics go to `/metrics`. Once per process.
+struct DaemonLogging {
+    let control: LogLevelControl
+    let ring: LogRing
+
+    static func bootstrap(_ level: Logger.Level) -> DaemonLogging {
+        let logging = DaemonLogging(control: LogLevelControl(level), ring: LogRing())
+        LoggingSystem.bootstrap { label in StderrLogHandler(label: label, control: logging.control, ring: logging.ring) }
+        BridgeRunner.bootstrapMetrics()
+        return logging
     }
 }
 

@@ -19,7 +19,8 @@ final class FrontendHarness: Sendable {
 
     static func start(
         token: String? = nil, authTimeout: Duration = .seconds(5), limits: TapLimits = TapLimits(), lights: Int = 1,
-        maxSockets: Int = 64, logs: LogRing? = nil
+        maxSockets: Int = 64, logs: LogRing? = nil, allowFrom: [String] = [],
+        logger: Logger = Logger(label: "frontend-test")
     ) async throws -> FrontendHarness {
         let tap = PublishTap(base: "t2m", limits: limits)
         var options = BridgeOptions.fastForTests()
@@ -40,11 +41,12 @@ final class FrontendHarness: Sendable {
         settings.enabled = true
         settings.port = 0
         settings.authToken = token.map { Secret($0) }
+        settings.allowFrom = allowFrom
         let connected = Flag()
         let link = FrontendLink(tap: tap, inbox: bridge.inbox, base: "t2m", isConnected: { connected.value }, logs: logs)
         let port = Mutex(0)
         let service = FrontendService(
-            settings: settings, link: link, logger: Logger(label: "frontend-test"), authTimeout: authTimeout,
+            settings: settings, link: link, logger: logger, authTimeout: authTimeout,
             maxSockets: maxSockets, onListening: { bound in port.withLock { $0 = bound } })
         let task = Task { try await service.run() }
         let bound = try await waitForValue("the frontend's port", timeout: .seconds(20)) { port.withLock { $0 == 0 ? nil : $0 } }

@@ -35,10 +35,11 @@ final class StalledClient {
         close(descriptor)
     }
 
-    /// Upgrades to a websocket and sends `first`; `origin` is sent as a browser would.
-    func handshake(first text: String, host: String = "127.0.0.1", origin: String? = nil) async throws {
+    /// Upgrades to a websocket and sends `first`; `origin` is sent as a browser would, `headers` (`Name: value`)
+    /// as a proxy in front adds them.
+    func handshake(first text: String, host: String = "127.0.0.1", origin: String? = nil, headers: [String] = []) async throws {
         let request = "GET /api HTTP/1.1\r\nHost: \(host)\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
-            + (origin.map { "Origin: \($0)\r\n" } ?? "")
+            + (origin.map { "Origin: \($0)\r\n" } ?? "") + headers.map { $0 + "\r\n" }.joined()
             + "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n"
         try write(Array(request.utf8))
         var response: [UInt8] = []

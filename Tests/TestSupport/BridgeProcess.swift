@@ -27,6 +27,20 @@ public final class BridgeProcess: Sendable {
         return BridgeProcess(directory: directory, configPath: configPath, child: child)
     }
 
+    /// Writes `files` to a fresh folder and runs `things2mqtt` with the `arguments` made from that folder, for
+    /// commands other than `run` (`configPath` is then the folder's `config.yaml`, which the command may write).
+    public static func launch(
+        files: [String: String] = [:], environment: [String: String] = [:], arguments: (TemporaryDirectory) -> [String]
+    ) throws -> BridgeProcess {
+        let directory = try TemporaryDirectory(prefix: "bridge")
+        for (name, text) in files { try directory.write(name, text) }
+        let child = try ChildProcess(
+            executable: try binaryPath(), arguments: arguments(directory),
+            stdoutPath: directory.file("stdout.log"), stderrPath: directory.file("stderr.log"),
+            environment: ProcessInfo.processInfo.environment.merging(environment) { _, added in added })
+        return BridgeProcess(directory: directory, configPath: directory.file("config.yaml"), child: child)
+    }
+
     private init(directory: TemporaryDirectory, configPath: String, child: ChildProcess) {
         self.directory = directory
         self.configPath = configPath
