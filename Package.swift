@@ -253,6 +253,7 @@ let package = Package(
                 "HomeAssistantAddon",
                 "BridgeCore",
                 "BridgeConfig",
+                "Support",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],

@@ -3,7 +3,7 @@ import BLEModels
 import BridgeCore
 import BlueZ
 import DBus
-import Foundation
+import FoundationEssentials
 import Support
 
 /// Devices: which appear, their signal, data, last-seen time and status.

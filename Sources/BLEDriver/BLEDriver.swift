@@ -4,7 +4,7 @@ public import BridgeConfig
 public import BridgeCore
 import BlueZ
 public import DBus
-import Foundation
+import FoundationEssentials
 public import Logging
 import Support
 

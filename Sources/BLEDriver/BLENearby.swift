@@ -1,6 +1,6 @@
 import BLEModels
 import BridgeCore
-import Foundation
+import FoundationEssentials
 import Support
 
 /// What is in range but not a device: the addresses the admission turned away, with their name and signal, so

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import Support
 
 /// The wall-clock time as `last_seen` text (`2026-11-25T22:16:27Z`), kept for the second it names: adverts come

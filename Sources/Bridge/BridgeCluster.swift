@@ -1,7 +1,7 @@
 import BridgeConfig
 import BridgeCore
 import Cluster
-import Foundation
+import FoundationEssentials
 
 /// Several bridges of one home: presence, observations and claims go through `ClusterState`; the bridge
 /// publishes a device the cluster manages only while it owns it.

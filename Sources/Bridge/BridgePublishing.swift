@@ -1,6 +1,7 @@
 import BridgeConfig
 import BridgeCore
-import Foundation
+import FoundationEssentials
+import Support
 
 /// The publish path: every retained topic and event leaves the bridge through these.
 extension BridgeService {
@@ -93,7 +94,7 @@ extension BridgeService {
     }
 
     func handleHomeAssistantStatus(_ payload: [UInt8]) {
-        let text = String(decoding: payload, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        let text = String(decoding: payload, as: UTF8.self).trimmingWhitespace()
         guard text == "online" else { return }
         let delay = Double.random(in: options.birthDelay)
         schedule(.republishAfterBirth, after: .milliseconds(Int64(delay * 1000)))

@@ -2,7 +2,7 @@ public import BridgeConfig
 public import BridgeCore
 import Cluster
 import Support
-import Foundation
+import FoundationEssentials
 public import Logging
 public import ServiceLifecycle
 

@@ -1,6 +1,7 @@
 import BridgeConfig
 import BridgeCore
-import Foundation
+import FoundationEssentials
+import Support
 
 /// What the bridge holds for one device.
 struct DeviceRecord {
@@ -19,7 +20,7 @@ struct DeviceRecord {
     /// because every device starts with its id as alias and the id means nothing to a person.
     var homeAssistantName: String {
         if alias != id.rawValue { return alias }
-        if let label = descriptor.label?.trimmingCharacters(in: .whitespacesAndNewlines), !label.isEmpty { return label }
+        if let label = descriptor.label?.trimmingWhitespace(), !label.isEmpty { return label }
         return id.rawValue
     }
 

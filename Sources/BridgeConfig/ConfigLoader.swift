@@ -1,4 +1,5 @@
-public import Foundation
+public import FoundationEssentials
+import Support
 import Yams
 
 /// One problem in a config file, with where it is.
@@ -39,7 +40,7 @@ public enum ConfigLoader {
                 ConfigIssue(file: file, line: 1, column: 1, keyPath: "", message: "cannot read the file: \(error.localizedDescription)")
             ])
         }
-        let folder = (file as NSString).deletingLastPathComponent
+        let folder = PathText.folder(of: file)
         return try parse(
             yaml: text, file: file, families: families, baseDirectory: folder.isEmpty ? "." : folder,
             environment: environment)

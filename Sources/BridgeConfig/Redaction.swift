@@ -1,5 +1,5 @@
 public import BridgeCore
-import Foundation
+import FoundationEssentials
 
 extension Configuration {
     /// The configuration as JSON for `bridge/info`: every section as it encodes, so a field typed `Secret`

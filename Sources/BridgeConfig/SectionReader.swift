@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Support
 import Yams
 
 /// A problem found while reading the config, located by its key path.
@@ -132,7 +133,7 @@ extension SectionReader {
             problem(fileKey, "cannot read \(file)")
             return nil
         }
-        return Secret(text.trimmingCharacters(in: .whitespacesAndNewlines))
+        return Secret(text.trimmingWhitespace())
     }
 }
 

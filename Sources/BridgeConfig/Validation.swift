@@ -1,5 +1,5 @@
 import BridgeCore
-import Foundation
+import FoundationEssentials
 
 /// Checks that need more than one field, and checks paths exist.
 struct Validation {

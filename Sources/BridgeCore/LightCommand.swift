@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Support
 
 /// A Home Assistant JSON-schema light command, validated against what the light can do.
 public struct LightCommand: Sendable, Equatable {
@@ -130,7 +131,7 @@ public struct LightCommand: Sendable, Equatable {
         let parsed: Double? =
             switch value {
             case .number(let number): number
-            case .string(let text): Double(text.trimmingCharacters(in: .whitespaces))
+            case .string(let text): Double(text.trimmingWhitespace())
             default: nil
             }
         guard let number = parsed, number.isFinite else { throw CommandError("\(name) must be a number, not \(value.brief)") }

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Finds EV3 bricks on USB: hidraw devices whose HID id is LEGO's vendor `0694` and the EV3's product `0005`,
 /// read from sysfs (`/sys/class/hidraw/hidrawN/device/uevent`, line `HID_ID=0003:00000694:00000005`).

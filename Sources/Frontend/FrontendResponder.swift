@@ -35,7 +35,7 @@ struct FrontendResponder: HTTPResponder {
                 let prefix = request.headers.first(where: { $0.name.canonicalName == "x-ingress-path" })?.value,
                 let base = Self.baseElement(prefix)
             {
-                body = body.replacingOccurrences(of: "<head>", with: "<head>\n" + base)
+                body = body.replacing("<head>", with: "<head>\n" + base, maxReplacements: 1)
             }
             // The page is small and changes with each release: always revalidated, never stale after an upgrade.
             var response = Self.text(body, type: asset.contentType, cache: "no-cache")

@@ -1,6 +1,7 @@
 public import AsyncHTTPClient
 public import BridgeCore
-import Foundation
+import FoundationEssentials
+import Support
 public import LIFXModels
 import NIOCore
 import NIOHTTP1
@@ -138,8 +139,17 @@ public struct LIFXClient: Sendable {
 
     /// Percent-encodes one path segment (a selector).
     static func encode(_ segment: String) -> String {
-        var allowed = CharacterSet.urlPathAllowed
-        allowed.remove(charactersIn: "/?#%|")
-        return segment.addingPercentEncoding(withAllowedCharacters: allowed) ?? segment
+        // RFC 3986's unreserved characters and the sub-delimiters a path segment may hold as they are (all but
+        // ";", which Foundation's urlPathAllowed escapes too, and LIFX's API has always received escaped).
+        let kept = Set("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~!$&'()*+,=:@".utf8)
+        var encoded = ""
+        for byte in segment.utf8 {
+            if kept.contains(byte) {
+                encoded.unicodeScalars.append(Unicode.Scalar(byte))
+            } else {
+                encoded += "%" + Hex.byte(byte, uppercase: true)
+            }
+        }
+        return encoded
     }
 }

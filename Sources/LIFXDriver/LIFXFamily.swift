@@ -1,6 +1,6 @@
 public import BridgeConfig
 public import BridgeCore
-import Foundation
+import FoundationEssentials
 import LIFXModels
 
 /// LIFX cloud lights: the `lifx` section and the driver.

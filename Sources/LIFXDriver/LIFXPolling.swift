@@ -1,5 +1,5 @@
 import BridgeCore
-import Foundation
+import FoundationEssentials
 import LIFXModels
 import Support
 

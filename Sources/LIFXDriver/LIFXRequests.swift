@@ -1,5 +1,5 @@
 public import BridgeCore
-import Foundation
+import FoundationEssentials
 import LIFXModels
 
 /// `bridge/request/lifx/<name>`.

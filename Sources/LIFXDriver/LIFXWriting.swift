@@ -1,5 +1,5 @@
 import BridgeCore
-import Foundation
+import FoundationEssentials
 import LIFXModels
 import Support
 
@@ -109,7 +109,7 @@ extension LIFXDriver {
                 } else {
                     if result.status == "offline" { current[result.id]?.connected = false; confirmed[result.id]?.connected = false }
                     let label = current[result.id]?.label ?? result.label ?? result.id
-                    revert([result.id], reason: "light \"\(label)\" (\(result.id)) is \(result.status.replacingOccurrences(of: "_", with: " "))")
+                    revert([result.id], reason: "light \"\(label)\" (\(result.id)) is \(result.status.replacing("_", with: " "))")
                     if result.status == "offline" { setAvailability(.lifx(light: result.id), false) }
                 }
             }

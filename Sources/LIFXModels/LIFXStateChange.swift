@@ -1,5 +1,6 @@
 public import BridgeCore
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// A change to one or more lights in LIFX terms: the body of `PUT /lights/:selector/state`
 /// and of one entry of `PUT /lights/states`.

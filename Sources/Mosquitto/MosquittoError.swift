@@ -1,5 +1,6 @@
 import CMosquitto
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// A libmosquitto failure: the operation, the library's code and its explanation.
 public struct MosquittoError: Error, Sendable, CustomStringConvertible {

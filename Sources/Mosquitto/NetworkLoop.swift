@@ -1,6 +1,7 @@
 import BridgeCore
 import CMosquitto
-import Foundation
+import FoundationEssentials
+import Glibc
 import Logging
 import Support
 

@@ -1,7 +1,7 @@
 import Bridge
 public import BridgeConfig
 public import BridgeCore
-import Foundation
+import FoundationEssentials
 import Frontend
 import Logging
 import Mosquitto

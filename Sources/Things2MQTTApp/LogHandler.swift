@@ -1,5 +1,6 @@
 public import BridgeCore
-import Foundation
+import FoundationEssentials
+import Support
 public import Logging
 import Synchronization
 
@@ -44,7 +45,7 @@ public struct StderrLogHandler: LogHandler {
         let text = "\(event.message)" + (rendered.isEmpty ? "" : " " + rendered)
         let prefix = Self.journald ? "<\(priority(event.level))>" : Self.timestamp() + " "
         let line = "\(prefix)\(event.level.rawValue.uppercased()) [\(label)] \(text)\n"
-        Self.lock.withLock { _ in FileHandle.standardError.write(Data(line.utf8)) }
+        Self.lock.withLock { _ in StandardError.write(line) }
         ring?.append(LogRecord(time: Date().timeIntervalSince1970, level: event.level, namespace: label, message: text))
     }
 

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Support
 
 /// A one-word file the daemon keeps with the state of its broker connection (`connected`, `connecting`,
 /// `stopped`), rewritten at least every `refresh` while the bridge's queue turns; `things2mqtt health` reads
@@ -45,7 +46,7 @@ public struct StatusFile: Sendable {
             let attributes = try? FileManager.default.attributesOfItem(atPath: path),
             let modified = attributes[.modificationDate] as? Date
         else { return .unhealthy("no status file at \(path); is the bridge running with this --status-file?") }
-        let word = String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        let word = String(decoding: data, as: UTF8.self).trimmingWhitespace()
         let age = Date().timeIntervalSince(modified)
         guard let state = State(rawValue: word) else { return .unhealthy("unreadable status \"\(word.prefix(40))\" in \(path)") }
         if Duration.seconds(age) > maxAge {

@@ -1,5 +1,5 @@
 import ArgumentParser
-import Foundation
+import FoundationEssentials
 import Things2MQTTApp
 
 /// `things2mqtt health`: exits 0 only while the running daemon is connected to its broker (a container's

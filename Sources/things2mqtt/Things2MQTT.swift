@@ -2,7 +2,8 @@ public import ArgumentParser
 import BridgeConfig
 import BridgeCore
 import Things2MQTTApp
-import Foundation
+import FoundationEssentials
+import Support
 public import Logging
 
 /// The things2mqtt command line.
@@ -69,14 +70,14 @@ struct Run: AsyncParsableCommand {
         do throws(ConfigErrors) {
             return try ConfigLoader.load(file: path, families: Families.sections)
         } catch {
-            FileHandle.standardError.write(Data("Invalid config:\n\(error.description)\n".utf8))
+            StandardError.write("Invalid config:\n\(error.description)\n")
             throw ExitCode(1)
         }
     }
 
     /// Runs the bridge on a loaded config until it stops, with the logging bootstrapped before.
     func serve(_ loaded: Configuration, logging: DaemonLogging) async throws {
-        let folder = (config as NSString).deletingLastPathComponent
+        let folder = PathText.folder(of: config)
         let aliasPath = aliasFile ?? ((folder.isEmpty ? "." : folder) + "/things2mqtt-aliases.json")
         do {
             try await BridgeRunner(
@@ -84,7 +85,7 @@ struct Run: AsyncParsableCommand {
                 statusFile: StatusFile(path: statusFile), logRing: logging.ring
             ).run()
         } catch let stop as ClusterStop {
-            FileHandle.standardError.write(Data("things2mqtt: \(stop.description)\n".utf8))
+            StandardError.write("things2mqtt: \(stop.description)\n")
             throw ExitCode(1)
         }
     }

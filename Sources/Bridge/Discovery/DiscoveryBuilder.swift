@@ -1,6 +1,7 @@
 import BridgeConfig
 import BridgeCore
-import Foundation
+import FoundationEssentials
+import Support
 
 /// One retained Home Assistant discovery config.
 struct DiscoveryMessage: Equatable {
@@ -193,7 +194,7 @@ struct DiscoveryBuilder {
                 result.append("_")
             }
         }
-        return result.trimmingCharacters(in: ["_"])
+        return result.trimming { $0 == "_" }
     }
 }
 
