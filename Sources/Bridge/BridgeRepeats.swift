@@ -56,7 +56,7 @@ extension BridgeService {
                     ])
             } else {
                 logger.warning(
-                    "… \(summary.suppressed) more \(summary.key.kind) for \(summary.key.source) in the last \(seconds.formatted(.number.precision(.fractionLength(0...1)))) s")
+                    "… \(summary.suppressed) more \(summary.key.kind) for \(summary.key.source) in the last \(DecimalText.string(seconds, maxFractionDigits: 1)) s")
             }
         }
         scheduleSummaries()

@@ -1,5 +1,6 @@
 import CDBus
-import Foundation
+import FoundationEssentials
+import Glibc
 public import Logging
 import Support
 
@@ -59,9 +60,7 @@ public final class DBusConnection: Sendable {
         _ = threadsReady
         let core = try ConnectionCore(logger: logger)
         let opened = OnceValue<Result<String, DBusError>>()
-        let thread = Thread { EventLoop.run(address: address.rawValue, core: core, opened: opened) }
-        thread.name = "dbus"
-        thread.start()
+        DetachedThread.start(name: "dbus") { EventLoop.run(address: address.rawValue, core: core, opened: opened) }
         let name = try await opened.wait().get()
         logger.debug("D-Bus connected", metadata: ["dbus.address": "\(address)", "dbus.name": "\(name)"])
         return DBusConnection(uniqueName: name, core: core)

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import Glibc
 import Synchronization
 import Support
@@ -19,9 +19,7 @@ public final class EV3BeaconListener: Sendable {
         (sightings, continuation) = AsyncStream.makeStream(of: EV3BeaconSighting.self, bufferingPolicy: .bufferingNewest(64))
         self.port = port
         self.wakeup = wakeup
-        let thread = Thread { [self] in loop(fd) }
-        thread.name = "ev3 beacons"
-        thread.start()
+        DetachedThread.start(name: "ev3 beacons") { [self] in loop(fd) }
     }
 
     /// Binds `host:port` (IPv4; 0.0.0.0 hears broadcasts on every interface) and starts listening.

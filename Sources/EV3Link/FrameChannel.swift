@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import Logging
 import Synchronization
 import Support
@@ -59,7 +60,7 @@ final class FrameChannel: Sendable {
         let channel = FrameChannel(wakeup: try Posix.wakeup(), logger: logger)
         let result = OnceValue<Result<Void, EV3LinkError>>()
         let deadline = ContinuousClock.now + timeout
-        let thread = Thread {
+        DetachedThread.start(name: "ev3 \(label)") {
             let context = OpenContext(channel: channel, deadline: deadline, what: label)
             let opened: Opened
             do throws(EV3LinkError) {
@@ -71,8 +72,6 @@ final class FrameChannel: Sendable {
             result.set(.success(()))
             channel.run(opened, framing: framing)
         }
-        thread.name = "ev3 \(label)"
-        thread.start()
         let outcome = await withTaskCancellationHandler {
             await result.wait()
         } onCancel: {

@@ -1,6 +1,7 @@
 public import BridgeCore
 import CMosquitto
-import Foundation
+import FoundationEssentials
+import Glibc
 public import Logging
 import Synchronization
 import Support
@@ -87,12 +88,10 @@ public final class MosquittoClient: MQTTTransport {
             return !started
         }
         guard first else { return }
-        let thread = Thread { [self] in
+        DetachedThread.start(name: "mosquitto") { [self] in
             networkLoop()
             threadEnded.set(())
         }
-        thread.name = "mosquitto"
-        thread.start()
         // The loop itself gives up at the stop deadline, so this wait is bounded once a stop was asked for.
         await withTaskCancellationHandler {
             _ = await threadEnded.wait()

@@ -91,7 +91,7 @@ extension MosquittoClient {
             let delay = backoff.next()
             logger.warning(
                 "MQTT connection failed; retrying",
-                metadata: ["error": "\(failure)", "retry_in": "\(delay.inSeconds.formatted(.number.precision(.fractionLength(0...2))))s"])
+                metadata: ["error": "\(failure)", "retry_in": "\(DecimalText.string(delay.inSeconds, maxFractionDigits: 2))s"])
             sleepUnlessStopped(seconds: delay.inSeconds)
         }
         processControlEvents()

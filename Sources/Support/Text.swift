@@ -15,6 +15,21 @@ extension StringProtocol {
     }
 }
 
+/// Numbers for log lines, the same in every locale (full Foundation's format styles bring ICU).
+public enum DecimalText {
+    /// `value` with at most `digits` decimals and no trailing zeros, ties to even: "10", "2.5", "0.25", "-1.5".
+    public static func string(_ value: Double, maxFractionDigits digits: Int) -> String {
+        var factor = 1
+        for _ in 0..<max(0, digits) { factor *= 10 }
+        let scaled = Int((abs(value) * Double(factor)).rounded(.toNearestOrEven))
+        var fraction = String(scaled % factor)
+        fraction = String(repeating: "0", count: max(0, digits - fraction.count)) + fraction
+        while fraction.hasSuffix("0") { fraction.removeLast() }
+        let sign = value < 0 ? "-" : ""
+        return sign + String(scaled / factor) + (fraction.isEmpty ? "" : "." + fraction)
+    }
+}
+
 /// Paths as the daemon writes them in its config and command line.
 public enum PathText {
     /// The folder of `path`: "" for a bare name, "/" for a file at the root, as `dirname` without the ".".

@@ -18,4 +18,12 @@ import Testing
     @Test func folderOfAPathEndingInASlash() {
         #expect(PathText.folder(of: "/a/b/") == "/a/b")
     }
+
+    @Test(arguments: [0.0, 1, 2.5, 2.25, 2.05, 10, 0.04, 0.05, -1.5, -0.04, 1234.5678, 59.96])
+    func decimalsAsFoundationFormatsThem(_ value: Double) {
+        for digits in 0...2 {
+            let style = FloatingPointFormatStyle<Double>(locale: Locale(identifier: "en_US_POSIX")).precision(.fractionLength(0...digits)).grouping(.never)
+            #expect(DecimalText.string(value, maxFractionDigits: digits) == value.formatted(style), "\(value), \(digits)")
+        }
+    }
 }
