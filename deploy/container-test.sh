@@ -109,7 +109,9 @@ else
 fi
 size=$($ENGINE image inspect "$IMAGE" --format '{{.Size}}')
 figure "image size: $((size / 1000000)) MB ($size bytes)"
-check "the image is at most 200 MB" test "$size" -le 200000000
+# 101 MB today: the binary is 86 MB, 42 of them full Foundation with ICU's data, which Yams (the config's
+# YAML) still brings in; the daemon's own modules use FoundationEssentials.
+check "the image is at most 110 MB" test "$size" -le 110000000
 check "the image keeps its HEALTHCHECK" bash -c "$ENGINE image inspect $IMAGE | grep -q '\"health\"'"
 if [ "${BUILD_ONLY:-0}" = 1 ]; then
     echo "$PASSED passed, $FAILED failed (BUILD_ONLY: the image only)"
