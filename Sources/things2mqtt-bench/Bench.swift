@@ -145,6 +145,7 @@ struct Bench: AsyncParsableCommand {
                     format: "adds p50 %+.2f ms, p99 %+.2f ms over the echo",
                     figures.setToState.percentile(50) - figures.echo.percentile(50),
                     figures.setToState.percentile(99) - figures.echo.percentile(99)))
+        print("  load generator: \(Int(figures.loadRate)) /set a second sent (target \(100 * webRate)); LIFX cloud simulator in its own process")
         print("  frames each page received: \(figures.frames.min() ?? 0) to \(figures.frames.max() ?? 0)")
         print(
             String(

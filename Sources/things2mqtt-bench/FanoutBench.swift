@@ -1,7 +1,6 @@
 import BridgeCore
 import Foundation
 import Glibc
-import LIFXSimulator
 import Logging
 import Synchronization
 import TestSupport
@@ -20,14 +19,16 @@ struct FanoutBench {
         var frames: [Int] = []
         var rssBefore = Double.nan, rssPeak = Double.nan, rssAfter = Double.nan
         var stalledClosed = false
+        /// The `/set` messages a second the load generator sent (its target: lights × rate).
+        var loadRate = Double.nan
     }
 
     func run(pages: Int, loaded: Int, rate: Int, samples: Int) async throws -> Figures {
         // Ten lights beside the loaded ones take the measured commands in turn, so the per-light write pacing
         // (which holds a light's next command while its write is pending) stays out of the figure.
         let probes = (1...10).map { String(format: "lifx_d073d5%06x", loaded + $0) }
-        let simulator = LIFXCloudSimulator.generated(count: loaded + probes.count, groups: 1, token: "bench-token")
-        _ = try await simulator.start()
+        // The cloud runs in a process of its own, so the pages this process hosts do not slow its answers.
+        let simulator = try await SimulatorProcess.lifx(lights: loaded + probes.count, token: "bench-token")
         let port = try LocalPorts.free()
         let yaml = TestConfig.yaml(
             port: broker.port, base: base, logLevel: "warning",
@@ -62,6 +63,8 @@ struct FanoutBench {
                     }
                 }
             }
+            let sentChanges = Mutex(0)
+            let loadStart = ContinuousClock.now
             group.addTask {
                 // 100 lights × 10 changes a second, in ticks of 10 ms.
                 let perTick = max(1, loaded * rate / 100)
@@ -74,6 +77,7 @@ struct FanoutBench {
                             retain: false)
                         step += 1
                     }
+                    sentChanges.withLock { $0 = step }
                     try await Task.sleep(for: .milliseconds(10))
                 }
             }
@@ -95,6 +99,7 @@ struct FanoutBench {
                 figures.setToState.add(state.at - sent)
             }
             figures.rssPeak = peakResidentMiB(pid: process.child.pid) ?? .nan
+            figures.loadRate = Double(sentChanges.withLock { $0 }) / (ContinuousClock.now - loadStart).inSecondsDouble
             group.cancelAll()
         }
         figures.frames = counts.all
@@ -102,7 +107,7 @@ struct FanoutBench {
         try await Task.sleep(for: .seconds(2))
         figures.rssAfter = residentMiB(pid: process.child.pid) ?? .nan
         _ = try await process.terminate()
-        try await simulator.stop()
+        simulator.stop()
         await client.close()
         return figures
     }
