@@ -30,4 +30,9 @@ public struct ClusterTimings: Sendable, Equatable {
     public static let relapseLead = 6.0
     public static let relapse = Duration.seconds(300)
     public static let leadWindows = 3
+    /// A bridge with no free connection slot scores this much lower for a device it would have to connect.
+    public static let slotPenalty = 20.0
+    /// A bridge whose connects of a device failed `repeatedFailures` times in a row scores this much lower for it.
+    public static let failurePenalty = 20.0
+    public static let repeatedFailures = 3
 }
