@@ -72,8 +72,8 @@ extension ClusterState {
         let since = entry.unclaimedSince ?? now
         entry.unclaimedSince = since
         // Ranks count from when the device became unclaimed, or from when every bridge had an interval to share.
-        guard let first = entry.firstHeard, now - max(since, first + timings.observation) >= timings.rankDelay * rank,
-            now - first >= timings.observation
+        guard let first = entry.firstHeard, now - max(since, first + timings.firstClaim) >= timings.rankDelay * rank,
+            now - first >= timings.firstClaim
         else { return [] }
         // A previous owner still alive (its claim lapsed) may hold a connection: it lets the device go first.
         let previous = entry.claim?.owner

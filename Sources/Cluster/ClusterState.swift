@@ -95,9 +95,12 @@ public struct ClusterState: Sendable {
         guard let value = signals[device, default: SharedSignal()].add(
             rssi: rssi, offset: offset, interval: timings.observation, now: now)
         else {
-            if let average = signals[device]?.average {
-                devices[device, default: DeviceOwnership()].observations[me] = Observation(
-                    rssi: average, at: now, connects: connects, failures: failed)
+            // This bridge ranks itself by what it shared, as every other bridge ranks it: all see one order, so
+            // two bridges do not both think themselves best while a move is on its way to the others.
+            let me = self.me
+            if var observation = devices[device]?.observations[me] {
+                (observation.connects, observation.failures) = (connects, failed)
+                devices[device]?.observations[me] = observation
             }
             return []
         }

@@ -4,7 +4,7 @@ import Foundation
 import Testing
 import TestSupport
 
-@Suite("Connections across bridges: free slots, a moving flash", .tags(.integration, .process), .timeLimit(.minutes(3)))
+@Suite("Connections across bridges: free slots, a moving flash, three bridges", .tags(.integration, .process), .timeLimit(.minutes(3)))
 struct ClusterConnectionIntegrationTests {
     typealias Cluster = ClusterIntegrationTests
     static let novaPath = BlueZStandIn.devicePath(Cluster.novaAddress)
@@ -111,5 +111,34 @@ struct ClusterConnectionIntegrationTests {
         await client.close()
         #expect(try await kitchen.terminate() == 0)
         #expect(try await bedroom.terminate() == 0)
+    }
+
+    @Test("three bridges at −60/−70/−80 dBm: the −60 one claims within 10 s and alone publishes the sensor")
+    func threeBridges() async throws {
+        let broker = try await Broker.start(logPublishes: true)
+        // The −60 bridge has the lowest id, so a tie would not go its way.
+        var bridges: [(BridgeProcess, BlueZStandIn)] = []
+        for name in ["attic", "bedroom", "cellar"] {
+            bridges.append(try await Cluster.bridge(name, room: name, broker: broker, sensor: false, nova: false))
+        }
+        // The sensor appears once all three run, as a device carried in.
+        for (_, standIn) in bridges { try await standIn.mock("AddDevice", [.string("hci0"), .string(Cluster.address), .string("Sensor 1")]) }
+        let heard = ContinuousClock.now
+        let adverts = Self.advertise(Cluster.path, bridges.map(\.1)) { index, _ in [-60, -70, -80][index] }
+        defer { adverts.cancel() }
+        let claims = "t2m/_cluster/claims/\(Cluster.device)"
+        let claim = try await broker.waitForRetained(claims, timeout: .seconds(10)) { $0.json != nil }
+        #expect(claim.json?["owner"] == "attic" && claim.json?["term"] == 1)
+        #expect(ContinuousClock.now - heard < .seconds(10))
+        try await broker.waitForRetained("t2m/\(Cluster.device)") { $0.json?["rssi"] == -60 && $0.json?["room"] == "attic" }
+        // 15 s at a renewal_interval of 2 s: as many renewals as 75 s at the default 10 s.
+        try await Task.sleep(for: .seconds(15))
+        for topic in ["t2m/\(Cluster.device)", "t2m/\(Cluster.device)/availability", claims] {
+            #expect(broker.publishers(of: topic) == ["things2mqtt-attic"], "\(topic)")
+        }
+        let discovery = broker.log.split(separator: "\n").filter { $0.contains("Received PUBLISH") && $0.contains("/t2m_\(Cluster.device)/") }
+        #expect(!discovery.isEmpty && discovery.allSatisfy { $0.contains("from things2mqtt-attic ") })
+        #expect(try await broker.retainedJSON(claims)?["term"] == 1)
+        for (bridge, _) in bridges { #expect(try await bridge.terminate() == 0) }
     }
 }

@@ -48,10 +48,10 @@ struct ClusterIntegrationTests {
 
     /// A bridge with its own BlueZ stand-in that knows the sensor and a Nova.
     static func bridge(
-        _ id: String, room: String, broker: Broker, ble: String = "", nova: Bool = true
+        _ id: String, room: String, broker: Broker, ble: String = "", sensor: Bool = true, nova: Bool = true
     ) async throws -> (BridgeProcess, BlueZStandIn) {
         let standIn = try await BlueZStandIn.start()
-        _ = try await standIn.mock("AddDevice", [.string("hci0"), .string(address), .string("Sensor 1")])
+        if sensor { _ = try await standIn.mock("AddDevice", [.string("hci0"), .string(address), .string("Sensor 1")]) }
         if nova { _ = try await standIn.mock("AddNova", [.string("hci0"), .string(novaAddress)]) }
         let process = try BridgeProcess.start(
             config: config(broker.port, bridge: id, room: room, ble: ble), environment: standIn.environment)
