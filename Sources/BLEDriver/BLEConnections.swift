@@ -14,6 +14,13 @@ extension BLEDriver {
     /// A connect the user asked for (directly, or by a command or GATT request for the device): once up, the
     /// device is held up whatever the policies say; a connect that fails leaves the decision to them again.
     func connectByHand(_ device: DeviceID) async throws(CommandError) {
+        // In a cluster, a command for a device this bridge just took over waits until the previous owner let it go.
+        let deadline = ContinuousClock.now + Self.releaseWait
+        while ownedElsewhere(device) {
+            guard ContinuousClock.now < deadline, (try? await Task.sleep(for: .milliseconds(50))) != nil else {
+                throw CommandError("\(device) is held by another bridge of the cluster")
+            }
+        }
         manual[device] = .connected
         do throws(CommandError) {
             try await connectNow(device)
@@ -26,6 +33,9 @@ extension BLEDriver {
     /// Connects through BlueZ; shared by manual connects and the policies.
     func connectNow(_ device: DeviceID) async throws(CommandError) {
         let (path, client) = try target(device)
+        if let free = freeSlots, free == 0, !KnownDevice.holds(tracked[path]?.status) {
+            throw CommandError("no free connection slot for \(device) (ble.max_connections: \(settings.maxConnections ?? 0))")
+        }
         setDeviceStatus(path, .connecting)
         do throws(DBusError) {
             _ = try await client.call(path, BlueZInterface.device, "Connect", timeout: .seconds(30))
@@ -80,12 +90,21 @@ extension BLEDriver {
     /// bridge holds is dropped before this returns (a peripheral takes one central: the new owner's connect
     /// would fail while it stands); the policies are then reviewed.
     public func setOwnedElsewhere(_ device: DeviceID, _ elsewhere: Bool) async {
-        if elsewhere { ownedElsewhere.insert(device) } else { ownedElsewhere.remove(device) }
-        if elsewhere, tracked.values.contains(where: { $0.id == device && $0.status?.isConnected == true }) {
+        if elsewhere { ownedHere.remove(device) } else { ownedHere.insert(device) }
+        guard elsewhere else { return applyPolicies() }
+        // A connect under way ends first, so the connection it makes is dropped too.
+        let deadline = ContinuousClock.now + .seconds(45)
+        while tracked.values.contains(where: { $0.id == device && $0.status == .connecting }), ContinuousClock.now < deadline {
+            guard (try? await Task.sleep(for: .milliseconds(20))) != nil else { break }
+        }
+        if ownedElsewhere(device), tracked.values.contains(where: { $0.id == device && $0.status?.isConnected == true }) {
             try? await disconnectNow(device)
         }
         applyPolicies()
     }
+
+    /// How long a command waits for the previous owner of a device to let it go.
+    static let releaseWait = Duration.seconds(15)
 
     /// Keeps the remembered set the bridge persists.
     public func setRemembered(_ device: DeviceID, _ isRemembered: Bool) async {

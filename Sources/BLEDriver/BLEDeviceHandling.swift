@@ -46,7 +46,7 @@ extension BLEDriver {
             // most twice a second.
             if entry.heardAt.map({ now - $0 >= 0.5 }) ?? true {
                 entry.heardAt = now
-                sink.send(.heard(entry.id, rssi: value))
+                sink.send(.heard(entry.id, rssi: value, connects: connects(entry)))
             }
             if let signal = entry.window.signal(at: now).map({ ($0 * 100).rounded() / 100 }) {
                 signalMoved = signal != entry.signal
@@ -133,10 +133,12 @@ extension BLEDriver {
         guard var entry = tracked[path] else { return }
         guard entry.status != status else { return }
         let wasConnected = entry.status?.isConnected == true
+        let previous = entry.status
         if status == .unavailable { entry.throttle.reset() }
         entry.status = status
         tracked[path] = entry
         sink.send(.status(entry.id, status))
+        if KnownDevice.holds(status) != KnownDevice.holds(previous) { reportSlots() }
         // Connected and resolved afresh (not back from busy): the GATT tree is known now.
         if status == .ready, !wasConnected { tasks.start { await self.interview(path) } }
     }
@@ -150,6 +152,7 @@ extension BLEDriver {
             }
             applyPolicies()
             reportFigures()
+            reportSlots()
         }
     }
 

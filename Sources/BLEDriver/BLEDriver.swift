@@ -33,8 +33,13 @@ public actor BLEDriver: DeviceDriver, ConnectionControl, ReloadableDriver {
     var remembered: Set<DeviceID> = []
     /// Manual connects and disconnects, which override the policies until the next one or a restart.
     var manual: [DeviceID: KnownDevice.Manual] = [:]
-    /// Devices another bridge of the cluster owns: held down as if disconnected by hand.
-    var ownedElsewhere: Set<DeviceID> = []
+    /// One of a cluster's bridges: a device is held down (as if disconnected by hand) until the bridge says this
+    /// bridge owns it.
+    let shared: Bool
+    /// In a cluster, the devices this bridge owns and may connect.
+    var ownedHere: Set<DeviceID> = []
+    /// The free connection slots last reported.
+    var reportedSlots: Int??
     var policy: ConnectPolicy
     /// When the policies were last applied (`now`).
     var policiesRun = -Double.infinity
@@ -64,8 +69,9 @@ public actor BLEDriver: DeviceDriver, ConnectionControl, ReloadableDriver {
     /// Creates the driver; `configured` are the BLE ids listed under `devices:`.
     public init(
         settings: BLESettings, configured: Set<DeviceID>, address: DBusAddress = .system, sink: DeviceEventSink,
-        logger: Logger, memory: DriverMemory = .none
+        logger: Logger, memory: DriverMemory = .none, shared: Bool = false
     ) {
+        self.shared = shared
         self.settings = settings
         self.configured = configured
         self.address = address

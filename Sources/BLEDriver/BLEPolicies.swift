@@ -14,12 +14,16 @@ extension BLEDriver {
             KnownDevice(
                 address: entry.address, name: entry.name, services: entry.services,
                 signal: entry.window.signal(at: now), status: entry.status ?? .available, remembered: remembered.contains(entry.id),
-                manual: ownedElsewhere.contains(entry.id) ? .disconnected : manual[entry.id] ?? .none)
+                manual: ownedElsewhere(entry.id) ? .disconnected : manual[entry.id] ?? .none)
         }
         let decision = policy.evaluate(devices, now: now)
+        // Connects beyond the free slots wait for a later review.
+        var free = freeSlots ?? .max
         for address in decision.connect {
             let id = address.deviceID
             if let waiting = retry[id], waiting.at > now { continue }
+            guard free > 0 else { break }
+            free -= 1
             tasks.start { await self.autoConnect(id) }
         }
         for address in decision.disconnect where !disconnecting.contains(address.deviceID) {
@@ -31,6 +35,37 @@ extension BLEDriver {
             }
             if !started { disconnecting.remove(id) }
         }
+    }
+
+    /// Whether another bridge of the cluster owns the device, or none yet: this one must not connect it.
+    func ownedElsewhere(_ id: DeviceID) -> Bool { shared && !ownedHere.contains(id) }
+
+    /// Whether this bridge's rules would connect the device (a manual connect counts): owning it in a cluster
+    /// takes a connection slot.
+    func connects(_ entry: TrackedDevice) -> Bool {
+        if manual[entry.id] == .connected { return true }
+        let view = KnownDevice(
+            address: entry.address, name: entry.name, services: entry.services, remembered: remembered.contains(entry.id))
+        guard !policy.rules.isDenied(entry.address), let (_, rule) = policy.rules.rule(for: view) else { return false }
+        switch rule.policy {
+        case .never: return false
+        case .remembered: return view.remembered
+        case .all, .closest: return true
+        }
+    }
+
+    /// Connections the adapter can still hold, nil without `max_connections`.
+    var freeSlots: Int? {
+        guard let limit = settings.maxConnections else { return nil }
+        return max(0, limit - tracked.values.filter { KnownDevice.holds($0.status) }.count)
+    }
+
+    /// Tells the bridge the free slots when they changed.
+    func reportSlots() {
+        let free = freeSlots
+        guard reportedSlots != .some(free) else { return }
+        reportedSlots = .some(free)
+        sink.send(.connectionSlots(integration, free: free))
     }
 
     private func disconnected(_ id: DeviceID) {

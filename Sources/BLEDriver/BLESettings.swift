@@ -13,7 +13,7 @@ public enum BLEFamily: DeviceFamily {
     public static func makeDriver(_ settings: BLESettings, context: DriverContext) -> (any DeviceDriver)? {
         BLEDriver(
             settings: settings, configured: context.configured, sink: context.sink, logger: context.logger,
-            memory: context.memory)
+            memory: context.memory, shared: context.shared)
     }
 }
 
@@ -26,6 +26,9 @@ public struct BLESettings: FamilySettings {
     public var adapter: String?
     /// A device not heard from for this long, and not connected, becomes unavailable.
     public var awayAfter = ConfigDuration.seconds(60)
+    /// How many connections the adapter holds at once (connecting ones included); nil sets no limit. In a
+    /// cluster, a bridge with none free scores lower for a device it would have to connect.
+    public var maxConnections: Int?
     /// Auto-connect rules, in order; the first that matches a device decides.
     public var connect: [ConnectRule] = []
     /// Addresses never connected (normalised `AA:BB:CC:DD:EE:FF`).
@@ -57,10 +60,12 @@ public struct BLESettings: FamilySettings {
     enum CodingKeys: String, CodingKey, CaseIterable {
         case enabled, adapter, awayAfter = "away_after", connect, deny, passive, stateInterval = "state_interval"
         case rssiInterval = "rssi_interval", bindkeys, bindkeysFile = "bindkeys_file", formats
+        case maxConnections = "max_connections"
     }
 
     private enum InfoKeys: String, CodingKey {
         case enabled, adapter, awayAfter = "away_after", connectRules = "connect_rules", deny, bindkeys, formats
+        case maxConnections = "max_connections"
     }
 
     /// Decodes the `ble` section.
@@ -70,6 +75,8 @@ public struct BLESettings: FamilySettings {
         adapter = reader.optional(.adapter)
         awayAfter = reader.value(.awayAfter, default: awayAfter)
         if awayAfter < .seconds(1) { reader.problem(.awayAfter, "must be at least 1s") }
+        maxConnections = reader.optional(.maxConnections)
+        if let maxConnections, maxConnections < 1 { reader.problem(.maxConnections, "must be at least 1") }
         let rules: [ConfigRule] = reader.value(.connect, default: [])
         connect = rules.compactMap(\.rule)
         let addresses: [String] = reader.value(.deny, default: [])
@@ -96,6 +103,7 @@ public struct BLESettings: FamilySettings {
         try container.encode(enabled, forKey: .enabled)
         try container.encode(adapter, forKey: .adapter)
         try container.encode(awayAfter, forKey: .awayAfter)
+        try container.encode(maxConnections, forKey: .maxConnections)
         try container.encode(connect.count, forKey: .connectRules)
         try container.encode(deny, forKey: .deny)
         // Which devices have a key, never the keys.

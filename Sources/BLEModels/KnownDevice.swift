@@ -44,5 +44,8 @@ public struct KnownDevice: Sendable, Hashable {
     }
 
     /// Whether a connection is up or being set up: it holds one of a rule's `max_devices` places.
-    public var holdsConnection: Bool { status == .connecting || status.isConnected }
+    public var holdsConnection: Bool { Self.holds(status) }
+
+    /// Whether a device in this status holds a connection (or a slot for one being set up).
+    public static func holds(_ status: DeviceStatus?) -> Bool { status == .connecting || status?.isConnected == true }
 }

@@ -35,9 +35,27 @@ extension BridgeService {
         applyCluster(actions)
     }
 
-    func clusterHeard(_ id: DeviceID, rssi: Int) {
-        guard let actions = cluster?.heard(id, rssi: rssi, now: .now) else { return }
+    func clusterHeard(_ id: DeviceID, rssi: Int, connects: Bool) {
+        guard let actions = cluster?.heard(id, rssi: rssi, connects: connects, now: .now) else { return }
         applyCluster(actions)
+    }
+
+    /// A driver's free connection slots changed: the presence carries their sum over the limited integrations.
+    func clusterSlots(_ integration: Integration, free: Int?) {
+        guard cluster != nil else { return }
+        connectionSlots[integration] = free
+        let total = connectionSlots.isEmpty ? nil : connectionSlots.values.reduce(0, +)
+        applyCluster(cluster?.setSlots(total) ?? [])
+    }
+
+    /// This bridge connected a device, or failed to: repeated failures lower its score for the device.
+    func clusterConnect(_ id: DeviceID, failed: Bool) {
+        if failed { cluster?.connectFailed(id, now: .now) } else { cluster?.connectSucceeded(id) }
+    }
+
+    /// The driver dropped its connection to a device another bridge took over: the claim says so.
+    func clusterReleased(_ id: DeviceID) {
+        applyCluster(cluster?.released(id) ?? [])
     }
 
     /// Takes a message of the cluster's; false when the topic is not one.
@@ -63,24 +81,31 @@ extension BridgeService {
     func clusterTick() {
         guard let cluster else { return }
         applyCluster(self.cluster?.tick(now: .now) ?? [])
-        // Also for devices described after the cluster decided about them.
-        tellOwnership()
         schedule(.clusterTick, after: cluster.timings.tick)
     }
 
-    /// Tells the drivers which devices another bridge owns now, so only the owner connects them.
-    private func tellOwnership() {
-        guard let cluster else { return }
-        for (id, record) in devices {
-            let elsewhere = cluster.manages(id) && !cluster.owned.contains(id)
-            guard elsewhere != record.ownedElsewhere, let control = drivers[id.integration] as? any ConnectionControl else { continue }
-            devices[id]?.ownedElsewhere = elsewhere
-            rememberedUpdates.start { await control.setOwnedElsewhere(id, elsewhere) }
+    /// Tells the device's driver whether this bridge may connect it, when that changed; in the order of every
+    /// change before it, so a hold and a release never overtake each other.
+    func tellConnection(_ id: DeviceID, allowed: Bool) {
+        guard let record = devices[id], record.held == allowed, let control = drivers[id.integration] as? any ConnectionControl
+        else { return }
+        devices[id]?.held = !allowed
+        rememberedUpdates.start { await control.setOwnedElsewhere(id, !allowed) }
+    }
+
+    /// Drops any connection to the device (after every change told before), then says it was let go.
+    private func release(_ id: DeviceID) {
+        devices[id]?.held = true
+        let inbox = self.inbox
+        let control = drivers[id.integration] as? any ConnectionControl
+        let queued = rememberedUpdates.start {
+            await control?.setOwnedElsewhere(id, true)
+            inbox.send(.timer(.clusterReleased(id)))
         }
+        if !queued { logger.warning("A device taken over could not be let go", metadata: ["device.id": "\(id)"]) }
     }
 
     private func applyCluster(_ actions: [ClusterAction]) {
-        defer { if !actions.isEmpty { tellOwnership() } }
         for action in actions {
             switch action {
             case .publish(let topic, let payload, let retain):
@@ -113,6 +138,10 @@ extension BridgeService {
                 publishJSON(
                     Topics(base: topics.base, bridgeID: bridgeID).bridgeState, ["state": .string(online ? "online" : "offline")],
                     retain: true, qos: 1)
+            case .mayConnect(let id, let allowed):
+                tellConnection(id, allowed: allowed)
+            case .release(let id):
+                release(id)
             case .duplicate(let bridgeID):
                 logger.error(
                     "Another live bridge has this bridge_id; stopping", metadata: ["bridge_id": "\(bridgeID)"])

@@ -23,7 +23,8 @@ extension BridgeService {
         case .status(let id, let status, let detail): deviceStatus(id, status, detail: detail)
         case .occurred(let id, let occurrence): deviceOccurrence(id, occurrence)
         case .event(let id, let event): publishDeviceEvent(id, event)
-        case .heard(let id, let rssi): clusterHeard(id, rssi: rssi)
+        case .heard(let id, let rssi, let connects): clusterHeard(id, rssi: rssi, connects: connects)
+        case .connectionSlots(let integration, let free): clusterSlots(integration, free: free)
         case .integrationStatus(let integration, let status):
             guard integrationStatus[integration] != status else { return }
             let previous = integrationStatus[integration]
@@ -67,8 +68,11 @@ extension BridgeService {
         }
         let settings = config.devices[id] ?? DeviceSettings()
         let alias = uniqueAlias(savedAliases[id] ?? settings.alias ?? id.rawValue, for: id)
-        let record = DeviceRecord(descriptor: descriptor, alias: alias, settings: settings)
+        var record = DeviceRecord(descriptor: descriptor, alias: alias, settings: settings)
+        // In a cluster the driver holds every device down until the bridge says it may connect it.
+        record.held = cluster != nil
         devices[id] = record
+        if let cluster, cluster.manages(id), cluster.mayConnect(id) { tellConnection(id, allowed: true) }
         aliasIndex[alias] = id
         if !settings.retain { clearRetained(topics.state(alias)) }
         publishDiscovery(for: record)

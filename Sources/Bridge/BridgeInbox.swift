@@ -24,6 +24,8 @@ public enum BridgeTimer: Sendable {
     case flushSummaries
     /// The cluster's clock: claims, renewals and hand-overs are looked at.
     case clusterTick
+    /// This bridge dropped its connection to a device another bridge took over: the claim can say so.
+    case clusterReleased(DeviceID)
 }
 
 /// The bridge's single input queue: the one hop from the MQTT network thread, drivers and signal handlers

@@ -42,6 +42,8 @@ public actor BridgeService: Service {
     var refusedMessages = 0
     /// Several bridges of one home (the `cluster` section); nil when this bridge works alone.
     var cluster: ClusterState?
+    /// Free connection slots by integration, for those whose radios set a limit.
+    var connectionSlots: [Integration: Int] = [:]
     /// Set when the bridge must stop with an error (another live bridge has its id).
     var stop: ClusterStop?
 
@@ -144,6 +146,8 @@ public actor BridgeService: Service {
             flushSummaries()
         case .clusterTick:
             clusterTick()
+        case .clusterReleased(let id):
+            clusterReleased(id)
         }
     }
 

@@ -4,6 +4,7 @@ import BridgeCore
 /// events are derived, for every family.
 extension BridgeService {
     func deviceStatus(_ id: DeviceID, _ status: DeviceStatus, detail: String?) {
+        if status.isConnected { clusterConnect(id, failed: false) }
         guard var record = devices[id], record.status != status else { return }
         let previous = record.status
         record.status = status
@@ -30,6 +31,7 @@ extension BridgeService {
         var data = occurrence.data
         data["id"] = .string(id.rawValue)
         data["alias"] = .string(alias)
+        if occurrence.kind == .connectFailed { clusterConnect(id, failed: true) }
         switch occurrence.kind {
         case .commandFailed, .connectFailed:
             let reason = occurrence.data["error"]?.stringValue ?? occurrence.data["reason"]?.stringValue ?? ""

@@ -10,8 +10,9 @@ struct DeviceRecord {
     var state: [String: JSONValue] = [:]
     var status: DeviceStatus?
     var settings: DeviceSettings
-    /// In a cluster: another bridge owns the device (its driver was told so).
-    var ownedElsewhere = false
+    /// In a cluster: this bridge may not connect the device (another owns it, none does yet, or the previous owner
+    /// has not let it go); the driver holds it down. Every device starts so in a cluster, as its driver does.
+    var held = false
 
     var id: DeviceID { descriptor.id }
 

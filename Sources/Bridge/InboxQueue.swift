@@ -134,8 +134,8 @@ extension DeviceEvent {
     var deviceID: DeviceID? {
         switch self {
         case .discovered(let descriptor): descriptor.id
-        case .removed(let id), .state(let id, _), .status(let id, _, _), .occurred(let id, _), .event(let id, _), .heard(let id, _): id
-        case .integrationStatus, .inventoryComplete: nil
+        case .removed(let id), .state(let id, _), .status(let id, _, _), .occurred(let id, _), .event(let id, _), .heard(let id, _, _): id
+        case .integrationStatus, .inventoryComplete, .connectionSlots: nil
         }
     }
 }

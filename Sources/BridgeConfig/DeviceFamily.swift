@@ -22,6 +22,9 @@ public struct DriverContext: Sendable {
     public let logger: Logger
     /// What the driver keeps across restarts beside the aliases.
     public var memory = DriverMemory.none
+    /// The bridge is one of a cluster: a driver holding connections connects no device until the bridge says
+    /// this bridge owns it (`ConnectionControl.setOwnedElsewhere`), so two bridges never connect one at once.
+    public var shared = false
 }
 
 /// A driver that takes some changes of its section without a restart: those its settings' `needsRestart(from:)`
@@ -68,7 +71,7 @@ extension DeviceFamily {
         guard settings.enabled else { return nil }
         let context = DriverContext(
             sink: sink, configured: Set(config.devices.keys.filter { $0.integration == integration }),
-            logger: Logger(label: integration.rawValue), memory: memory)
+            logger: Logger(label: integration.rawValue), memory: memory, shared: config.cluster != nil)
         return makeDriver(settings, context: context)
     }
 }

@@ -42,8 +42,10 @@ public protocol ConnectionControl: DeviceDriver {
     /// The device joined or left the remembered set (told once per remembered device at start-up too).
     func setRemembered(_ device: DeviceID, _ remembered: Bool) async
 
-    /// In a cluster, another bridge owns the device (`true`), or this one may hold it again (`false`): while
-    /// it is owned elsewhere, the driver neither connects it by policy nor keeps it connected.
+    /// In a cluster, another bridge owns the device, or none yet (`true`), or this one may hold it (`false`):
+    /// while it is owned elsewhere, the driver neither connects it nor keeps it connected, and `true` returns
+    /// once a connection it held is down. A driver made with `DriverContext.shared` starts with every device
+    /// owned elsewhere.
     func setOwnedElsewhere(_ device: DeviceID, _ elsewhere: Bool) async
 }
 

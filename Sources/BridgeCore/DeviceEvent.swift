@@ -14,8 +14,11 @@ public enum DeviceEvent: Sendable {
     /// retained, on `<alias>/event`; never merged into the state, never coalesced with another occurrence.
     case event(DeviceID, ExposeEvent)
     /// This bridge's radio heard the device at `rssi` dBm. Several bridges may hear one device: in a cluster,
-    /// these decide which bridge owns it (report it before the device's first `discovered`).
-    case heard(DeviceID, rssi: Int)
+    /// these decide which bridge owns it (report it before the device's first `discovered`). `connects`: the
+    /// driver's rules would connect it, so owning it takes one of the driver's connection slots.
+    case heard(DeviceID, rssi: Int, connects: Bool = false)
+    /// How many more connections the integration's radios can hold (nil: no limit); sent when it changes.
+    case connectionSlots(Integration, free: Int?)
     /// The integration's overall status changed.
     case integrationStatus(Integration, IntegrationStatus)
     /// The integration has reported every device it currently has, so stale entities may be cleaned up.

@@ -6,18 +6,23 @@ public struct Presence: Sendable, Equatable {
     /// Milliseconds since 1970 when the bridge started: tells one run of a bridge id from the next.
     public var epoch: Int64
     public var room: String?
+    /// Connections the bridge can still open (nil: its radios set no limit). With none free, it scores lower for
+    /// a device it would have to connect.
+    public var slots: Int?
 
     /// Creates a presence.
-    public init(online: Bool, epoch: Int64, room: String? = nil) {
+    public init(online: Bool, epoch: Int64, room: String? = nil, slots: Int? = nil) {
         self.online = online
         self.epoch = epoch
         self.room = room
+        self.slots = slots
     }
 
     /// The payload.
     public var json: JSONValue {
         var fields: [String: JSONValue] = ["state": .string(online ? "online" : "offline"), "epoch": .number(Double(epoch))]
         if let room { fields["room"] = .string(room) }
+        if let slots { fields["slots"] = .number(Double(slots)) }
         return .object(fields)
     }
 
@@ -27,6 +32,7 @@ public struct Presence: Sendable, Equatable {
         online = state == "online"
         epoch = json["epoch"]?.doubleValue.map { Int64($0) } ?? 0
         room = json["room"]?.stringValue
+        slots = json["slots"]?.doubleValue.map { Int($0) }
     }
 }
 
@@ -41,14 +47,18 @@ public struct Claim: Sendable, Equatable {
     public var score: Double
     /// The room the owner last placed the device in: a new owner starts from it.
     public var room: String?
+    /// The previous owner, while it may still hold a connection to the device: the owner connects it only once
+    /// that bridge wrote the claim again without this field (a peripheral takes one central at a time).
+    public var release: String?
 
     /// Creates a claim.
-    public init(owner: String, term: Int, epoch: Int64, score: Double, room: String? = nil) {
+    public init(owner: String, term: Int, epoch: Int64, score: Double, room: String? = nil, release: String? = nil) {
         self.owner = owner
         self.term = term
         self.epoch = epoch
         self.score = score
         self.room = room
+        self.release = release
     }
 
     /// The payload.
@@ -57,6 +67,7 @@ public struct Claim: Sendable, Equatable {
             "owner": .string(owner), "term": .number(Double(term)), "epoch": .number(Double(epoch)), "score": .number(score),
         ]
         if let room { fields["room"] = .string(room) }
+        if let release { fields["release"] = .string(release) }
         return .object(fields)
     }
 
@@ -66,7 +77,7 @@ public struct Claim: Sendable, Equatable {
         else { return nil }
         self.init(
             owner: owner, term: Int(term), epoch: Int64(epoch), score: json["score"]?.doubleValue ?? -200,
-            room: json["room"]?.stringValue)
+            room: json["room"]?.stringValue, release: json["release"]?.stringValue)
     }
 
     /// The fixed order that settles two live claims: term, then score, then owner id.

@@ -14,21 +14,30 @@ extension ClusterState {
         return epoch.map { $0 == peer.epoch } ?? true
     }
 
-    /// Ownership follows the claim: `gained` or `lost` when that changed.
+    /// Ownership follows the claim: `gained` or `lost` when that changed, and `mayConnect` when whether this
+    /// bridge may connect the device changed.
     mutating func settle(_ device: DeviceID, _ entry: DeviceOwnership, now: ContinuousClock.Instant) -> [ClusterAction] {
+        var actions: [ClusterAction] = []
         let mine = entry.claim?.owner == me && isValid(entry, now: now)
-        guard mine != owned.contains(device) else { return [] }
-        if mine {
-            owned.insert(device)
-            return [.gained(device)]
+        if mine != owned.contains(device) {
+            if mine { owned.insert(device) } else { owned.remove(device) }
+            actions.append(mine ? .gained(device) : .lost(device))
         }
-        owned.remove(device)
-        return [.lost(device)]
+        let free = mine && !awaitsRelease(entry, now: now)
+        if free != connectable.contains(device) {
+            if free { connectable.insert(device) } else { connectable.remove(device) }
+            actions.append(.mayConnect(device, free))
+        }
+        return actions
     }
 
     mutating func step(_ device: DeviceID, _ entry: inout DeviceOwnership, now: ContinuousClock.Instant) -> [ClusterAction] {
-        let ranked = entry.ranked(now: now, life: timings.observationLife) { isAlive($0) }
-        guard isValid(entry, now: now) else { return acquire(device, &entry, ranked, now: now) }
+        let valid = isValid(entry, now: now)
+        let owner = valid ? entry.claim?.owner : nil
+        let ranked = entry.ranked(now: now, life: timings.observationLife, alive: { isAlive($0) }) {
+            score($0, $1, owner: owner)
+        }
+        guard valid else { return acquire(device, &entry, ranked, now: now) }
         entry.unclaimedSince = nil
         guard let claim = entry.claim, claim.owner == me, entry.passing == nil else { return [] }
         if let handover = handOver(device, &entry, ranked, claim, now: now) { return handover }
@@ -53,7 +62,7 @@ extension ClusterState {
 
     /// No valid claim: the bridges that hear the device claim it in rank order, the best after no delay.
     private func acquire(
-        _ device: DeviceID, _ entry: inout DeviceOwnership, _ ranked: [(bridge: String, rssi: Double)],
+        _ device: DeviceID, _ entry: inout DeviceOwnership, _ ranked: [(bridge: String, score: Double)],
         now: ContinuousClock.Instant
     ) -> [ClusterAction] {
         guard let rank = ranked.firstIndex(where: { $0.bridge == me }) else {
@@ -63,12 +72,17 @@ extension ClusterState {
         let since = entry.unclaimedSince ?? now
         entry.unclaimedSince = since
         // Ranks count from when the device became unclaimed, or from when every bridge had an interval to share.
-        guard let first = entry.firstHeard, now - max(since, first + timings.observation) >= timings.rankDelay * rank,
-            now - first >= timings.observation
+        guard let first = entry.firstHeard, now - max(since, first + timings.firstClaim) >= timings.rankDelay * rank,
+            now - first >= timings.firstClaim
         else { return [] }
+        // A previous owner still alive (its claim lapsed) may hold a connection: it lets the device go first.
+        let previous = entry.claim?.owner
+        let release = previous.flatMap { $0 != me && isAlive($0) ? $0 : nil }
         let claim = Claim(
-            owner: me, term: (entry.claim?.term ?? 0) + 1, epoch: epoch, score: ranked[rank].rssi, room: entry.room.room)
-        if let previous = entry.claim?.owner, previous != me { entry.lost[previous] = now }
+            owner: me, term: (entry.claim?.term ?? 0) + 1, epoch: epoch, score: ranked[rank].score, room: entry.room.room,
+            release: release)
+        if let previous, previous != me { entry.lost[previous] = now }
+        entry.releaseSince = release == nil ? nil : now
         entry.claim = claim
         entry.claimAt = now
         entry.unclaimedSince = nil
@@ -78,16 +92,18 @@ extension ClusterState {
 
     /// Counts hand-over windows; after enough in a row with one challenger far enough ahead, passes it the claim.
     private func handOver(
-        _ device: DeviceID, _ entry: inout DeviceOwnership, _ ranked: [(bridge: String, rssi: Double)], _ claim: Claim,
+        _ device: DeviceID, _ entry: inout DeviceOwnership, _ ranked: [(bridge: String, score: Double)], _ claim: Claim,
         now: ContinuousClock.Instant
     ) -> [ClusterAction]? {
         if let start = entry.windowStart, now - start < timings.handoverWindow { return nil }
         entry.windowStart = now
-        let mine = entry.observations[me].flatMap { now - $0.at <= timings.observationLife ? $0.rssi : nil } ?? -.infinity
+        let mine =
+            entry.observations[me].flatMap { now - $0.at <= timings.observationLife ? score(me, $0, owner: me) : nil }
+            ?? -.infinity
         let challenger = ranked.first { candidate in
             guard candidate.bridge != me else { return false }
             let relapsed = entry.lost[candidate.bridge].map { now - $0 < ClusterTimings.relapse } ?? false
-            return candidate.rssi >= mine + ClusterTimings.lead + (relapsed ? ClusterTimings.relapseLead : 0)
+            return candidate.score >= mine + ClusterTimings.lead + (relapsed ? ClusterTimings.relapseLead : 0)
         }
         guard let challenger else {
             entry.lead = nil
@@ -97,9 +113,11 @@ extension ClusterState {
         entry.lead = (challenger.bridge, windows)
         guard windows >= ClusterTimings.leadWindows, let peer = peers[challenger.bridge] else { return nil }
         let passed = Claim(
-            owner: challenger.bridge, term: claim.term + 1, epoch: peer.epoch, score: challenger.rssi, room: entry.room.room)
+            owner: challenger.bridge, term: claim.term + 1, epoch: peer.epoch, score: challenger.score, room: entry.room.room,
+            release: me)
         // This bridge stays the owner until its own claim comes back from the broker: every bridge sees that
         // claim and any `/set` in one order, so a command sent meanwhile runs exactly once, on one side of it.
+        // The new owner connects once this one dropped its connection and wrote the claim without `release`.
         entry.passing = passed.term
         entry.lead = nil
         return [.publish(topic: topics.claim(device), payload: passed.json, retain: true)]
@@ -113,9 +131,12 @@ extension ClusterState {
         var actions: [ClusterAction] = []
         for device in owned.sorted(by: { $0.rawValue < $1.rawValue }) {
             guard var entry = devices[device], let claim = entry.claim else { continue }
-            let others = entry.ranked(now: now, life: timings.observationLife) { $0 != me && isAlive($0) }
+            let others = entry.ranked(now: now, life: timings.observationLife, alive: { $0 != me && isAlive($0) }) {
+                score($0, $1, owner: nil)
+            }
             guard let next = others.first, let peer = peers[next.bridge] else { continue }
-            let passed = Claim(owner: next.bridge, term: claim.term + 1, epoch: peer.epoch, score: next.rssi, room: entry.room.room)
+            // Its connections were dropped before: nothing to wait for.
+            let passed = Claim(owner: next.bridge, term: claim.term + 1, epoch: peer.epoch, score: next.score, room: entry.room.room)
             entry.claim = passed
             entry.claimAt = now
             entry.lost[me] = now
@@ -123,6 +144,7 @@ extension ClusterState {
             actions.append(.publish(topic: topics.claim(device), payload: passed.json, retain: true))
         }
         owned = []
+        connectable = []
         return actions
     }
 }

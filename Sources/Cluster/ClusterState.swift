@@ -16,6 +16,12 @@ public enum ClusterAction: Sendable, Equatable {
     /// bridge with the lowest id is asked, so it is said once. When it is back, the same bridge says `online`,
     /// so its own re-sent messages never contradict the peer.
     case peerState(String, online: Bool)
+    /// This bridge may connect the device now (`true`: it owns it and the previous owner let it go), or must
+    /// hold it down (`false`, the start for every device the cluster manages).
+    case mayConnect(DeviceID, Bool)
+    /// Another bridge owns the device now and waits for this one to let it go: drop any connection to it, then
+    /// call `released`.
+    case release(DeviceID)
 }
 
 /// One bridge's view of the cluster: peers, claims and observations, stepped by what arrives, what this bridge
@@ -36,6 +42,12 @@ public struct ClusterState: Sendable {
     var dueSignals: [DeviceID: Double] = [:]
     var signalJumped = false
     var sharedAt: ContinuousClock.Instant?
+    /// Free connection slots of this bridge's radios, nil without a limit.
+    var slots: Int?
+    /// This bridge's connects that failed in a row, by device, and when the last one failed.
+    var failed: [DeviceID: (count: Int, at: ContinuousClock.Instant)] = [:]
+    /// Devices this bridge may connect: it owns them and their previous owner let them go.
+    var connectable: Set<DeviceID> = []
     /// Owned devices whose claims the next renewal carries (heard by this bridge, or not yet placed away).
     var renewable: Set<DeviceID> = []
     var renewedAt: ContinuousClock.Instant?
@@ -55,7 +67,7 @@ public struct ClusterState: Sendable {
     }
 
     /// The presence this bridge publishes while it runs.
-    public var presence: Presence { Presence(online: true, epoch: epoch, room: room) }
+    public var presence: Presence { Presence(online: true, epoch: epoch, room: room, slots: slots) }
     /// Its will, and what it says when it stops.
     public static let offline = Presence(online: false, epoch: 0)
 
@@ -74,15 +86,26 @@ public struct ClusterState: Sendable {
     /// What to send once connected: the probe, whose echo says the retained presences have all arrived.
     public func connected() -> [ClusterAction] { [.publish(topic: topics.probe(me), payload: [:], retain: false)] }
 
-    /// This bridge heard the device: shares its signal when due.
-    public mutating func heard(_ device: DeviceID, rssi: Int, now: ContinuousClock.Instant) -> [ClusterAction] {
+    /// This bridge heard the device: shares its signal when due. `connects`: this bridge would connect the device
+    /// if it owned it (it then needs a free connection slot for it).
+    public mutating func heard(
+        _ device: DeviceID, rssi: Int, connects: Bool = false, now: ContinuousClock.Instant
+    ) -> [ClusterAction] {
+        let failed = failures(of: device, now: now)
         guard let value = signals[device, default: SharedSignal()].add(
             rssi: rssi, offset: offset, interval: timings.observation, now: now)
         else {
-            if let average = signals[device]?.average { devices[device, default: DeviceOwnership()].observations[me] = (average, now) }
+            // This bridge ranks itself by what it shared, as every other bridge ranks it: all see one order, so
+            // two bridges do not both think themselves best while a move is on its way to the others.
+            let me = self.me
+            if var observation = devices[device]?.observations[me] {
+                (observation.connects, observation.failures) = (connects, failed)
+                devices[device]?.observations[me] = observation
+            }
             return []
         }
-        devices[device, default: DeviceOwnership()].observe(me, rssi: value, at: now)
+        devices[device, default: DeviceOwnership()].observe(
+            me, Observation(rssi: value, at: now, connects: connects, failures: failed))
         dueSignals[device] = value
         if signals[device]?.jumped == true { signalJumped = true }
         return []
@@ -98,8 +121,8 @@ public struct ClusterState: Sendable {
         case .claim(let device): return claimArrived(device, payload.flatMap(Claim.init), now: now)
         case .observations(let bridge) where bridge != me:
             for (key, value) in payload?.objectValue ?? [:] {
-                guard let device = DeviceID(key), let rssi = value.doubleValue, rssi.isFinite else { continue }
-                devices[device, default: DeviceOwnership()].observe(bridge, rssi: rssi, at: now)
+                guard let device = DeviceID(key), let observation = Observation(value, at: now) else { continue }
+                devices[device, default: DeviceOwnership()].observe(bridge, observation)
             }
             return []
         case .renewal(let bridge) where bridge != me:
@@ -142,12 +165,17 @@ public struct ClusterState: Sendable {
             return [.publish(topic: topics.claim(device), payload: mine.json, retain: true)]
         }
         if let previous = entry.claim?.owner, previous != claim?.owner { entry.lost[previous] = now }
+        let asked = entry.claim.map { $0.release == me && $0.owner == claim?.owner && $0.term == claim?.term } ?? false
+        let claim = releasing(claim, after: &entry, now: now)
         entry.claim = claim
         entry.claimAt = claim == nil ? nil : now
         entry.passing = nil
         entry.room.adopt(claim?.room)
         devices[device] = entry
-        return settle(device, entry, now: now)
+        let actions = settle(device, entry, now: now)
+        // The previous owner lets go of the device, then says so (`released`).
+        guard let claim, claim.release == me, claim.owner != me, !asked else { return actions }
+        return actions + [.release(device)]
     }
 
     /// Steps every device: claims unclaimed ones by rank, renews its own, hands over on a sustained lead.
@@ -174,7 +202,11 @@ public struct ClusterState: Sendable {
         let entries = dueSignals.sorted { $0.key.rawValue < $1.key.rawValue }
         return stride(from: 0, to: entries.count, by: Self.batch).map { start in
             let part = entries[start..<min(start + Self.batch, entries.count)]
-            let payload = JSONValue.object(Dictionary(uniqueKeysWithValues: part.map { ($0.key.rawValue, JSONValue.number($0.value)) }))
+            let payload = JSONValue.object(Dictionary(uniqueKeysWithValues: part.map { due in
+                var shared = devices[due.key]?.observations[me] ?? Observation(rssi: due.value, at: now)
+                shared.rssi = due.value
+                return (due.key.rawValue, shared.json)
+            }))
             return .publish(topic: topics.observations(me), payload: payload, retain: false)
         }
     }

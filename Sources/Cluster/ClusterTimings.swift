@@ -20,6 +20,9 @@ public struct ClusterTimings: Sendable, Equatable {
 
     /// Observations older than this are dropped (10 s at the default 2 s interval).
     public var observationLife: Duration { observation * 5 }
+    /// How long a device first heard waits before anyone claims it: every bridge shares its first reading at
+    /// once and its average an interval later, so the ranks rest on that second round, not on one stray advert.
+    public var firstClaim: Duration { observation * 2 }
     /// How long each rank waits before claiming an unclaimed device, so the best bridge claims first.
     public var rankDelay: Duration { observation / 4 }
     /// How often the cluster looks at its devices.
@@ -30,4 +33,9 @@ public struct ClusterTimings: Sendable, Equatable {
     public static let relapseLead = 6.0
     public static let relapse = Duration.seconds(300)
     public static let leadWindows = 3
+    /// A bridge with no free connection slot scores this much lower for a device it would have to connect.
+    public static let slotPenalty = 20.0
+    /// A bridge whose connects of a device failed `repeatedFailures` times in a row scores this much lower for it.
+    public static let failurePenalty = 20.0
+    public static let repeatedFailures = 3
 }

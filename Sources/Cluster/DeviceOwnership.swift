@@ -1,13 +1,25 @@
 import BridgeCore
 
+/// One bridge's shared signal for a device, as it arrived, with what lowers that bridge's score for it.
+struct Observation: Sendable {
+    var rssi: Double
+    var at: ContinuousClock.Instant
+    /// The bridge would connect the device if it owned it, so it needs a free connection slot for it.
+    var connects = false
+    /// The bridge's connects of the device that failed in a row.
+    var failures = 0
+}
+
 /// What the cluster knows about one device: its claim, every bridge's recent observation and the hand-over
 /// lead being counted. A value stepped by the `ClusterState` that holds it.
 struct DeviceOwnership: Sendable {
     var claim: Claim?
     /// When the claim (or its last renewal) arrived here: validity is measured on arrival, not by clocks.
     var claimAt: ContinuousClock.Instant?
+    /// When the claim naming a bridge that must let the device go arrived here (see `Claim.release`).
+    var releaseSince: ContinuousClock.Instant?
     /// Shared signals by bridge, with their arrival.
-    var observations: [String: (rssi: Double, at: ContinuousClock.Instant)] = [:]
+    var observations: [String: Observation] = [:]
     /// Since when no valid claim has been seen, while this bridge is a candidate.
     var unclaimedSince: ContinuousClock.Instant?
     /// The challenger leading by enough, for how many windows in a row, and when the current window began.
@@ -25,16 +37,18 @@ struct DeviceOwnership: Sendable {
     var firstHeard: ContinuousClock.Instant?
 
     /// Notes an observation for ownership and for the room.
-    mutating func observe(_ bridge: String, rssi: Double, at now: ContinuousClock.Instant) {
-        if firstHeard == nil { firstHeard = now }
-        observations[bridge] = (rssi, now)
-        room.note(bridge, rssi: rssi)
+    mutating func observe(_ bridge: String, _ observation: Observation) {
+        if firstHeard == nil { firstHeard = observation.at }
+        observations[bridge] = observation
+        room.note(bridge, rssi: observation.rssi)
     }
 
-    /// The fresh observations, strongest first (ties: the higher bridge id first).
-    func ranked(now: ContinuousClock.Instant, life: Duration, alive: (String) -> Bool) -> [(bridge: String, rssi: Double)] {
+    /// The fresh observations by score, best first (ties: the higher bridge id first).
+    func ranked(
+        now: ContinuousClock.Instant, life: Duration, alive: (String) -> Bool, score: (String, Observation) -> Double
+    ) -> [(bridge: String, score: Double)] {
         observations.filter { now - $0.value.at <= life && alive($0.key) }
-            .map { (bridge: $0.key, rssi: $0.value.rssi) }
-            .sorted { ($0.rssi, $0.bridge) > ($1.rssi, $1.bridge) }
+            .map { (bridge: $0.key, score: score($0.key, $0.value)) }
+            .sorted { ($0.score, $0.bridge) > ($1.score, $1.bridge) }
     }
 }

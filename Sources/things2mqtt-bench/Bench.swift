@@ -32,6 +32,9 @@ struct Bench: AsyncParsableCommand {
     @Option(help: "Sensors every bridge of the cluster hears.")
     var clusterDevices = 300
 
+    @Option(help: "Hand-overs of a moving connected Nova timed in the cluster figures.")
+    var clusterHandOvers = 10
+
     @Flag(help: "Only the EV3 figures.")
     var ev3Only = false
 
@@ -222,6 +225,10 @@ extension Bench {
             figures.alonePerDeviceMinute, figures.clusterPerDeviceMinute, figures.clusterSharePerDeviceMinute,
             figures.clusterPerDeviceMinute / figures.alonePerDeviceMinute))
         print("  fail-over after kill -9 of b1 (−60 dBm): \(figures.claimed) of the \(figures.ownedByKilled) sensors it owned claimed again; from the kill: \(figures.failover.summary)")
+        let move = try await HandOverBench(rounds: clusterHandOvers).run()
+        print("  hand-over of a connected Nova moving between 2 bridges (−55 ↔ −85 dBm in one step, default timings):")
+        print("    move → new owner's claim      \(move.claimed.summary)")
+        print("    move → new owner connected    \(move.connected.summary)  (both connected at once: \(move.overlaps) polls)")
     }
 }
 

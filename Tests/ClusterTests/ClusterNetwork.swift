@@ -12,6 +12,11 @@ struct ClusterNetwork {
     /// Publishes on their way, delivered in the order they were sent, as one broker delivers them.
     var pending: [(topic: String, payload: JSONValue?, retain: Bool)] = []
     var ms = 0
+    /// Devices every bridge's rules would connect.
+    var connectable: Set<DeviceID> = []
+    /// While false, a bridge asked to let a device go does not say it did: its releases wait here.
+    var autoRelease = true
+    var pendingReleases: [(bridge: String, device: DeviceID)] = []
     var now: ContinuousClock.Instant { Self.start + .milliseconds(ms) }
 
     /// Starts a bridge: connects, receives what is retained, sends its probe.
@@ -29,7 +34,7 @@ struct ClusterNetwork {
 
     mutating func hear(_ id: String, _ device: DeviceID, _ rssi: Int) {
         guard var state = bridges[id] else { return }
-        let actions = state.heard(device, rssi: rssi, now: now)
+        let actions = state.heard(device, rssi: rssi, connects: connectable.contains(device), now: now)
         bridges[id] = state
         apply(id, actions)
     }
@@ -58,8 +63,41 @@ struct ClusterNetwork {
     mutating func apply(_ id: String, _ actions: [ClusterAction]) {
         for action in actions {
             log.append((id, action))
-            if case .publish(let topic, let payload, let retain) = action { publish(topic, payload, retain: retain) }
+            switch action {
+            case .publish(let topic, let payload, let retain): publish(topic, payload, retain: retain)
+            // The bridge drops its connection, then says so.
+            case .release(let device):
+                if autoRelease { release(id, device) } else { pendingReleases.append((id, device)) }
+            default: break
+            }
         }
+    }
+
+    /// The bridge dropped its connection to the device and says so.
+    mutating func release(_ id: String, _ device: DeviceID) {
+        guard var state = bridges[id] else { return }
+        let released = state.released(device)
+        bridges[id] = state
+        apply(id, released)
+    }
+
+    /// The bridge's radios have `free` connection slots.
+    mutating func setSlots(_ id: String, _ free: Int?) {
+        guard var state = bridges[id] else { return }
+        let actions = state.setSlots(free)
+        bridges[id] = state
+        apply(id, actions)
+    }
+
+    /// The bridge failed to connect the device `times` times in a row.
+    mutating func connectFailed(_ id: String, _ device: DeviceID, times: Int) {
+        let now = self.now
+        for _ in 0..<times { bridges[id]?.connectFailed(device, now: now) }
+    }
+
+    /// Whether each bridge may connect the device, as it last said.
+    func mayConnect(_ device: DeviceID) -> [String] {
+        bridges.filter { $0.value.mayConnect(device) && $0.value.manages(device) }.map(\.key).sorted()
     }
 
     /// While set, claims wait here instead of reaching the bridges, as behind a slow link.

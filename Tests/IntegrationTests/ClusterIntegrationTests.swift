@@ -22,13 +22,14 @@ struct ClusterIntegrationTests {
         return reply.first?.bool ?? false
     }
 
-    static func config(_ port: Int, bridge: String, room: String) -> String {
+    /// A bridge's config; `ble` adds keys to the `ble` section.
+    static func config(_ port: Int, bridge: String, room: String, ble: String = "") -> String {
         TestConfig.yaml(
             port: port,
             extra: """
                 ble:
                   enabled: true
-                  rssi_interval: 0s
+                  rssi_interval: 0s\(ble.isEmpty ? "" : "\n  " + ble)
                   connect:
                     - match: {name: "Sensor *"}
                       policy: never
@@ -46,11 +47,14 @@ struct ClusterIntegrationTests {
     }
 
     /// A bridge with its own BlueZ stand-in that knows the sensor and a Nova.
-    static func bridge(_ id: String, room: String, broker: Broker) async throws -> (BridgeProcess, BlueZStandIn) {
+    static func bridge(
+        _ id: String, room: String, broker: Broker, ble: String = "", sensor: Bool = true, nova: Bool = true
+    ) async throws -> (BridgeProcess, BlueZStandIn) {
         let standIn = try await BlueZStandIn.start()
-        _ = try await standIn.mock("AddDevice", [.string("hci0"), .string(address), .string("Sensor 1")])
-        _ = try await standIn.mock("AddNova", [.string("hci0"), .string(novaAddress)])
-        let process = try BridgeProcess.start(config: config(broker.port, bridge: id, room: room), environment: standIn.environment)
+        if sensor { _ = try await standIn.mock("AddDevice", [.string("hci0"), .string(address), .string("Sensor 1")]) }
+        if nova { _ = try await standIn.mock("AddNova", [.string("hci0"), .string(novaAddress)]) }
+        let process = try BridgeProcess.start(
+            config: config(broker.port, bridge: id, room: room, ble: ble), environment: standIn.environment)
         try await waitUntil("\(id) online", timeout: .seconds(15)) {
             guard process.isRunning else { throw TestFailure("bridge \(id) exited:\n\(process.stderr)") }
             return try await broker.retainedJSON("t2m/_cluster/bridges/\(id)")?["state"] == "online"

@@ -68,6 +68,13 @@ public final class BlueZStandIn: Sendable {
             ])
     }
 
+    /// Each time the device at `address` was connected, as seconds of the host's monotonic clock (the same for
+    /// every stand-in on the machine); a connection still up ends now.
+    public func connectionSpans(_ address: String) async throws -> [ClosedRange<Double>] {
+        let flat = try await mock("GetConnectionSpans", [.string(Self.devicePath(address))]).first?.array?.compactMap(\.double) ?? []
+        return stride(from: 0, to: flat.count - 1, by: 2).map { flat[$0]...max(flat[$0], flat[$0 + 1]) }
+    }
+
     /// The standard services `addStandardDevice` can give a device.
     public enum Profile: String, Sendable, CaseIterable {
         /// Battery (`180F`): Battery Level `2A19`, read and notify, 90 %.

@@ -136,6 +136,7 @@ def SetPowered(self, adapter_path, powered):
 
 def _set_connected(device, connected):
     device.connected = connected
+    device.connection_changes = getattr(device, 'connection_changes', []) + [(time.monotonic(), bool(connected))]
     _changed(device, DEVICE_IFACE, {'Connected': dbus.Boolean(connected, variant_level=1)})
     if connected and getattr(device, 'nova', False):
         _add_nova_gatt(device)
@@ -163,6 +164,9 @@ def Connect(device):
 
 @dbus.service.method(DEVICE_IFACE, in_signature='', out_signature='')
 def Disconnect(device):
+    # A slow link layer: the whole stand-in waits, as a busy bluetoothd answers late.
+    if getattr(device, 'disconnect_delay', 0.0) > 0:
+        time.sleep(device.disconnect_delay)
     if device.connected:
         _set_connected(device, False)
 
@@ -208,6 +212,12 @@ def SetNovaAcks(self, device_path, enabled):
 def SetNovaAckDelay(self, device_path, seconds):
     '''How long the Nova at `device_path` takes to acknowledge a frame (a flash far away or busy).'''
     _object(device_path).nova_ack_delay = float(seconds)
+
+
+@dbus.service.method(BLUEZ_MOCK_IFACE, in_signature='sd', out_signature='')
+def SetDisconnectDelay(self, device_path, seconds):
+    '''How long Disconnect on the device at `device_path` takes before the connection is down.'''
+    _object(device_path).disconnect_delay = float(seconds)
 
 
 @dbus.service.method(BLUEZ_MOCK_IFACE, in_signature='sus', out_signature='')
@@ -423,6 +433,23 @@ def _add_nova_gatt(device):
 def GetConnectAttempts(self, device_path):
     '''When each Connect call on the device arrived, in seconds of the stand-in's monotonic clock.'''
     return dbus.Array(_object(device_path).connect_attempts, signature='d')
+
+
+@dbus.service.method(BLUEZ_MOCK_IFACE, in_signature='s', out_signature='ad')
+def GetConnectionSpans(self, device_path):
+    '''Each time the device was connected, as start and end in seconds of the host's monotonic clock (shared by
+    every stand-in on the machine), flattened; a connection still up ends now.'''
+    spans = []
+    start = None
+    for at, connected in getattr(_object(device_path), 'connection_changes', []):
+        if connected and start is None:
+            start = at
+        elif not connected and start is not None:
+            spans += [start, at]
+            start = None
+    if start is not None:
+        spans += [start, time.monotonic()]
+    return dbus.Array(spans, signature='d')
 
 
 @dbus.service.method(BLUEZ_MOCK_IFACE, in_signature='suns', out_signature='as')
