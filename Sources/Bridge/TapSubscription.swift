@@ -102,6 +102,9 @@ public final class TapSubscription: Sendable {
         }
     }
 
+    /// The next waiting message without waiting for one; nil when none waits.
+    public func poll() -> TapMessage? { state.withLock { $0.pop() } }
+
     /// Ends the subscription: the tap stops offering to it and a waiting `next()` returns nil.
     public func cancel() {
         tap.remove(id)

@@ -15,6 +15,8 @@ struct APISession {
     let token: String?
     let authTimeout: Duration
     let logger: Logger
+    /// The shortest time between two wake-ups of a page's writer.
+    var pace: Duration = .milliseconds(20)
 
     /// The close code of a missing or wrong token, as zigbee2mqtt's frontend uses it.
     static let unauthorized: UInt16 = 4401
@@ -46,7 +48,13 @@ struct APISession {
             }
             group.addTask {
                 for message in snapshot { try await send(message, outbound) }
-                while let message = await subscription.next() { try await send(message, outbound) }
+                // A page wakes at most every `pace` and then takes all that waits: under a stream of publishes the
+                // bridge's threads serve a few wake-ups a second per page instead of one per message.
+                while let message = await subscription.next() {
+                    try await send(message, outbound)
+                    while let more = subscription.poll() { try await send(more, outbound) }
+                    try await Task.sleep(for: pace)
+                }
             }
             while let message = try await messages.next() { try await receive(message, outbound: outbound, user: user) }
             group.cancelAll()
