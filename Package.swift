@@ -240,6 +240,7 @@ let package = Package(
         .target(
             name: "HomeAssistantAddon",
             dependencies: [
+                "BridgeCore",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),

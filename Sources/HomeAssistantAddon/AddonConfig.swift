@@ -1,3 +1,5 @@
+import BridgeCore
+
 /// What the add-on runs: the user's own config file, or one written from the options.
 public enum AddonPlan: Equatable, Sendable {
     /// `config_file` names a complete config, used as it is; the other options are ignored.
@@ -132,25 +134,6 @@ public enum AddonConfig {
         return path
     }
 
-    /// A YAML double-quoted scalar: JSON's escapes, which YAML reads the same way.
-    static func quoted(_ text: String) -> String {
-        var out = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\t": out += "\\t"
-            case "\r": out += "\\r"
-            default:
-                if scalar.value < 0x20 || scalar.value == 0x7F {
-                    let hex = String(scalar.value, radix: 16)
-                    out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-                } else {
-                    out.unicodeScalars.append(scalar)
-                }
-            }
-        }
-        return out + "\""
-    }
+    /// A YAML double-quoted scalar: a JSON string, whose escapes YAML reads the same way.
+    static func quoted(_ text: String) -> String { JSONValue.string(text).jsonString }
 }
