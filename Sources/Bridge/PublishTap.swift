@@ -48,13 +48,23 @@ public final class PublishTap: Sendable {
     }
 
     private let prefix: String
+    /// In a cluster the bridge's own API is under `bridge/<bridge_id>/`; readers see it at `bridge/`, as alone.
+    private let ownAPI: String?
     private let limits: TapLimits
     private let state = Mutex(State())
 
-    /// A tap for the publishes under `base`.
-    public init(base: String, limits: TapLimits = TapLimits()) {
+    /// A tap for the publishes under `base`; with a `bridgeID` (a cluster) that bridge's API reads as `bridge/…`.
+    public init(base: String, bridgeID: String? = nil, limits: TapLimits = TapLimits()) {
         prefix = base + "/"
+        ownAPI = bridgeID.map { "bridge/\($0)/" }
         self.limits = limits
+    }
+
+    /// A topic relative to the base, as readers see it.
+    func relative(_ topic: String) -> String {
+        let relative = String(topic.dropFirst(prefix.count))
+        guard let ownAPI, relative.hasPrefix(ownAPI) else { return relative }
+        return "bridge/" + relative.dropFirst(ownAPI.count)
     }
 
     /// Every message the bridge published, under its base or not.
@@ -72,7 +82,7 @@ public final class PublishTap: Sendable {
             state.published += 1
             guard topic.hasPrefix(prefix) else { return [] }
             let message = TapMessage(
-                topic: String(topic.dropFirst(prefix.count)), payload: payload, retained: retain, sequence: UInt64(state.published))
+                topic: relative(topic), payload: payload, retained: retain, sequence: UInt64(state.published))
             if retain { state.retained[message.topic] = payload.isEmpty ? nil : message }
             var dropped: [TapSubscription] = []
             for (id, reader) in state.readers where !reader.offer(message) {

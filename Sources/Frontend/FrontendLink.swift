@@ -14,11 +14,16 @@ public struct FrontendLink: Sendable {
     public let isConnected: @Sendable () -> Bool
     /// The process's recent log lines, which the page downloads; nil when the process keeps none.
     public let logs: LogRing?
+    /// In a cluster, this bridge's id: a page's `bridge/request/…` goes to `bridge/<id>/request/…`, as the tap
+    /// shows the bridge's own API at `bridge/`.
+    public let bridgeID: String?
 
     /// Creates a link.
     public init(
-        tap: PublishTap, inbox: BridgeInbox, base: String, isConnected: @escaping @Sendable () -> Bool, logs: LogRing? = nil
+        tap: PublishTap, inbox: BridgeInbox, base: String, isConnected: @escaping @Sendable () -> Bool, logs: LogRing? = nil,
+        bridgeID: String? = nil
     ) {
+        self.bridgeID = bridgeID
         self.tap = tap
         self.inbox = inbox
         self.base = base
@@ -28,6 +33,12 @@ public struct FrontendLink: Sendable {
 
     /// Hands a page's frame to the bridge exactly as the same MQTT message would arrive; false when refused.
     func deliver(_ frame: ClientFrame) -> Bool {
-        inbox.offer(InboundMessage(topic: base + "/" + frame.topic, payload: frame.payload, retained: false))
+        inbox.offer(InboundMessage(topic: base + "/" + topic(of: frame), payload: frame.payload, retained: false))
+    }
+
+    /// The frame's topic relative to the base, with the bridge's own API under its id in a cluster.
+    func topic(of frame: ClientFrame) -> String {
+        guard let bridgeID, frame.topic.hasPrefix("bridge/request/") else { return frame.topic }
+        return "bridge/\(bridgeID)/" + frame.topic.dropFirst("bridge/".count)
     }
 }

@@ -50,7 +50,7 @@ public struct BridgeRunner {
         var options = BridgeOptions(
             version: version, saveAliases: { memory.save(aliases: $0) }, savedAliases: memory.aliases,
             saveRemembered: { memory.save(remembered: $0) }, savedRemembered: memory.remembered)
-        let tap = config.frontend.enabled ? PublishTap(base: config.mqtt.baseTopic) : nil
+        let tap = config.frontend.enabled ? PublishTap(base: config.mqtt.baseTopic, bridgeID: config.cluster?.bridgeID) : nil
         options.publishTap = tap
         options.logRing = logRing
         let bridge = BridgeService(
@@ -64,7 +64,8 @@ public struct BridgeRunner {
         if let tap {
             // After the bridge, so at shutdown the pages are closed before the bridge stops.
             let link = FrontendLink(
-                tap: tap, inbox: inbox, base: config.mqtt.baseTopic, isConnected: isConnected, logs: logRing)
+                tap: tap, inbox: inbox, base: config.mqtt.baseTopic, isConnected: isConnected, logs: logRing,
+                bridgeID: config.cluster?.bridgeID)
             services.append(FrontendService(settings: config.frontend, link: link, logger: Logger(label: "frontend")))
         }
         if let statusFile {

@@ -8,6 +8,23 @@ import TestSupport
 struct PublishTapTests {
     static func bytes(_ text: String) -> [UInt8] { Array(text.utf8) }
 
+    @Test("in a cluster the bridge's own API under bridge/<id>/ reads as bridge/, as a bridge alone has it")
+    func clusterAPI() async {
+        let tap = PublishTap(base: "t2m", bridgeID: "kitchen")
+        tap.record(topic: "t2m/bridge/kitchen/state", payload: Self.bytes("{\"state\":\"online\"}"), retain: true)
+        tap.record(topic: "t2m/bridge/kitchen/info", payload: Self.bytes("{}"), retain: true)
+        tap.record(topic: "t2m/_cluster/bridges/kitchen", payload: Self.bytes("{}"), retain: true)
+        tap.record(topic: "t2m/sensor", payload: Self.bytes("{}"), retain: true)
+        let (snapshot, subscription) = tap.subscribe()
+        #expect(snapshot.map(\.topic) == ["bridge/state", "bridge/info", "_cluster/bridges/kitchen", "sensor"])
+        tap.record(topic: "t2m/bridge/kitchen/response/health_check", payload: Self.bytes("{}"), retain: false)
+        #expect(await subscription.next()?.topic == "bridge/response/health_check")
+        // Another bridge's id is not this bridge's API.
+        tap.record(topic: "t2m/bridge/kitchenette/info", payload: Self.bytes("{}"), retain: false)
+        #expect(await subscription.next()?.topic == "bridge/kitchenette/info")
+        subscription.cancel()
+    }
+
     @Test("a new reader gets the retained messages under the base, bridge topics first, then every publish")
     func snapshotThenLive() async {
         let tap = PublishTap(base: "t2m")
