@@ -241,6 +241,7 @@ let package = Package(
             name: "HomeAssistantAddon",
             dependencies: [
                 "BridgeCore",
+                "Support",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),

@@ -1,4 +1,5 @@
 import BridgeCore
+import Support
 
 /// What the add-on runs: the user's own config file, or one written from the options.
 public enum AddonPlan: Equatable, Sendable {
@@ -96,7 +97,7 @@ public enum AddonConfig {
         if let entries = options.bleBindkeys {
             var file: [String] = []
             for (index, entry) in entries.enumerated() {
-                let parts = entry.split(separator: "=", maxSplits: 1).map { $0.trimmed }
+                let parts = entry.split(separator: "=", maxSplits: 1).map { $0.trimmingWhitespace() }
                 guard parts.count == 2, !parts[0].isEmpty, !parts[1].isEmpty else {
                     throw AddonError("ble_bindkeys entry \(index + 1) is not address=key (for example A4:C1:38:02:83:F4=231d…)")
                 }
@@ -115,16 +116,11 @@ public enum AddonConfig {
             lines.append("  bricks:")
             for brick in bricks {
                 let kind =
-                    brick.hasPrefix("/dev/hidraw") ? "usb" : brick.hasPrefix("/dev/") ? "serial" : isBluetoothAddress(brick) ? "bluetooth" : "wifi"
+                    brick.hasPrefix("/dev/hidraw") ? "usb" : brick.hasPrefix("/dev/") ? "serial" : (try? BluetoothAddress(brick)) != nil ? "bluetooth" : "wifi"
                 lines.append("    - \(kind): " + quoted(brick))
             }
         }
         return lines
-    }
-
-    static func isBluetoothAddress(_ text: String) -> Bool {
-        let parts = text.split(separator: ":", omittingEmptySubsequences: false)
-        return parts.count == 6 && parts.allSatisfy { $0.count == 2 && $0.allSatisfy(\.isHexDigit) }
     }
 
     /// Notes a secret's file and returns its path.

@@ -1,4 +1,5 @@
 import FoundationEssentials
+import Support
 
 /// The add-on's options, as Home Assistant's Supervisor writes them to `/data/options.json`. Every option
 /// may be missing; an empty string counts as missing, since the add-on's form saves cleared fields as "".
@@ -38,12 +39,12 @@ public struct AddonOptions: Decodable, Sendable, Equatable {
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         func text(_ key: CodingKeys) throws -> String? {
-            let value = try container.decodeIfPresent(String.self, forKey: key)?.trimmed
+            let value = try container.decodeIfPresent(String.self, forKey: key)?.trimmingWhitespace()
             return value?.isEmpty == false ? value : nil
         }
         func list(_ key: CodingKeys) throws -> [String]? {
             let values = try container.decodeIfPresent([String].self, forKey: key)?
-                .map { $0.trimmed }.filter { !$0.isEmpty }
+                .map { $0.trimmingWhitespace() }.filter { !$0.isEmpty }
             return values?.isEmpty == false ? values : nil
         }
         mqttServer = try text(.mqttServer)
@@ -78,12 +79,4 @@ public struct AddonError: Error, CustomStringConvertible, Equatable {
 
     /// An error with the message the log shows.
     public init(_ description: String) { self.description = description }
-}
-
-extension StringProtocol {
-    /// Without spaces and tabs at either end, as the add-on's form may leave them.
-    var trimmed: String {
-        let blank: (Character) -> Bool = { $0 == " " || $0 == "\t" }
-        return String(drop(while: blank).reversed().drop(while: blank).reversed())
-    }
 }

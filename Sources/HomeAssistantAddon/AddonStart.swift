@@ -1,4 +1,5 @@
 import FoundationEssentials
+import Support
 public import Logging
 
 /// The add-on's start: reads the options, asks the Supervisor for a broker only when the options name none,
@@ -53,19 +54,17 @@ public struct AddonStart: Sendable {
 
     /// Writes a file whole, creating its folder; secrets are readable by the add-on only.
     static func write(_ text: String, to path: String, mode: Int) throws(AddonError) {
-        let folder = path.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/")
-        do {
-            if !folder.isEmpty {
+        let folder = PathText.folder(of: path)
+        if !folder.isEmpty {
+            do {
                 try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+            } catch {
+                throw AddonError("cannot create \(folder): \(error)")
             }
-            guard FileManager.default.createFile(atPath: path, contents: Data(text.utf8), attributes: [.posixPermissions: mode]) else {
-                throw AddonError("cannot write \(path)")
-            }
-            try FileManager.default.setAttributes([.posixPermissions: mode], ofItemAtPath: path)
-        } catch let error as AddonError {
-            throw error
-        } catch {
-            throw AddonError("cannot write \(path): \(error)")
+        }
+        // The mode is applied whatever the umask, and to a file left by an earlier start too.
+        guard FileManager.default.createFile(atPath: path, contents: Data(text.utf8), attributes: [.posixPermissions: mode]) else {
+            throw AddonError("cannot write \(path)")
         }
     }
 }

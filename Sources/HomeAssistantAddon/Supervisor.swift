@@ -10,7 +10,7 @@ public enum Supervisor {
         let status: Int
         let body: [UInt8]
         do {
-            let response = try await HTTPClient.shared.execute(request, timeout: .nanoseconds(timeout.nanoseconds))
+            let response = try await HTTPClient.shared.execute(request, timeout: TimeAmount(timeout))
             status = Int(response.status.code)
             var buffer = try await response.body.collect(upTo: 64 * 1024)
             body = buffer.readBytes(length: buffer.readableBytes) ?? []
@@ -18,13 +18,5 @@ public enum Supervisor {
             throw AddonError("the Supervisor at \(base) did not answer (\(error)); set mqtt_server in the add-on's options")
         }
         return try SupervisorMQTT.parse(body, status: status)
-    }
-}
-
-extension Duration {
-    /// Whole nanoseconds, for NIO's time amounts.
-    var nanoseconds: Int64 {
-        let (seconds, attoseconds) = components
-        return seconds * 1_000_000_000 + attoseconds / 1_000_000_000
     }
 }

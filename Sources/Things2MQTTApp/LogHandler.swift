@@ -43,10 +43,11 @@ public struct StderrLogHandler: LogHandler {
         if let extra = event.metadata { fields.merge(extra) { _, new in new } }
         let rendered = fields.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " ")
         let text = "\(event.message)" + (rendered.isEmpty ? "" : " " + rendered)
-        let prefix = Self.journald ? "<\(priority(event.level))>" : Self.timestamp() + " "
+        let now = Date()
+        let prefix = Self.journald ? "<\(priority(event.level))>" : Self.timestamp(now) + " "
         let line = "\(prefix)\(event.level.rawValue.uppercased()) [\(label)] \(text)\n"
         Self.lock.withLock { _ in StandardError.write(line) }
-        ring?.append(LogRecord(time: Date().timeIntervalSince1970, level: event.level, namespace: label, message: text))
+        ring?.append(LogRecord(time: now.timeIntervalSince1970, level: event.level, namespace: label, message: text))
     }
 
     private func priority(_ level: Logger.Level) -> Int {
@@ -60,7 +61,7 @@ public struct StderrLogHandler: LogHandler {
         }
     }
 
-    private static func timestamp() -> String {
-        Date().formatted(.iso8601.year().month().day().time(includingFractionalSeconds: true))
+    private static func timestamp(_ date: Date) -> String {
+        date.formatted(.iso8601.year().month().day().time(includingFractionalSeconds: true))
     }
 }

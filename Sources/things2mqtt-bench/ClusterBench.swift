@@ -1,6 +1,7 @@
 import BridgeCore
 import DBus
 import Foundation
+import Support
 import TestSupport
 
 /// Three bridges, each with its own BlueZ stand-in, all hearing the same sensors (the strongest at −60 dBm, the
@@ -103,7 +104,7 @@ struct ClusterBench {
         let sentBefore = rig.sent.count
         let start = ContinuousClock.now
         try await Task.sleep(for: window)
-        let seconds = (ContinuousClock.now - start).inSecondsDouble
+        let seconds = (ContinuousClock.now - start).inSeconds
         let live = client.messages.filter { $0.index >= mark && !$0.retained }
         let shared = live.filter { $0.topic.hasPrefix("\(base)/_cluster/") }
         await client.close()
@@ -147,8 +148,4 @@ struct ClusterBench {
         for process in rig.processes where process.isRunning { _ = try await process.terminate() }
         for standIn in rig.standIns { try? await standIn.stop() }
     }
-}
-
-extension Duration {
-    var inSecondsDouble: Double { Double(components.seconds) + Double(components.attoseconds) / 1e18 }
 }

@@ -3,6 +3,7 @@ import Foundation
 import Glibc
 import Logging
 import Synchronization
+import Support
 import TestSupport
 import WSClient
 
@@ -99,7 +100,7 @@ struct FanoutBench {
                 figures.setToState.add(state.at - sent)
             }
             figures.rssPeak = peakResidentMiB(pid: process.child.pid) ?? .nan
-            figures.loadRate = Double(sentChanges.withLock { $0 }) / (ContinuousClock.now - loadStart).inSecondsDouble
+            figures.loadRate = Double(sentChanges.withLock { $0 }) / (ContinuousClock.now - loadStart).inSeconds
             group.cancelAll()
         }
         figures.frames = counts.all

@@ -18,9 +18,8 @@ final class SimulatorProcess: Sendable {
     /// A LIFX cloud with `lights` generated lights and no rate limit to speak of.
     static func lifx(lights: Int, token: String) async throws -> SimulatorProcess {
         let folder = try TemporaryDirectory(prefix: "bench-sim")
-        let executable = URL(fileURLWithPath: try BridgeProcess.binaryPath()).deletingLastPathComponent().appendingPathComponent("things2mqtt-sim").path
         let child = try ChildProcess(
-            executable: executable,
+            executable: try BridgeProcess.simulatorPath(),
             arguments: ["lifx", "--port", "0", "--token", token, "--lights", "\(lights)", "--rate-limit", "1000000"],
             stdoutPath: folder.file("stdout.log"), stderrPath: folder.file("stderr.log"))
         let url = try await waitForValue("the LIFX simulator to listen", timeout: .seconds(20)) { () -> String? in
