@@ -46,7 +46,7 @@ extension BLEDriver {
             // most twice a second.
             if entry.heardAt.map({ now - $0 >= 0.5 }) ?? true {
                 entry.heardAt = now
-                sink.send(.heard(entry.id, rssi: value, connects: connects(entry)))
+                sink.send(.heard(entry.id, rssi: value, connects: connects(entry), holds: KnownDevice.holds(entry.status)))
             }
             if let signal = entry.window.signal(at: now).map({ ($0 * 100).rounded() / 100 }) {
                 signalMoved = signal != entry.signal

@@ -35,8 +35,8 @@ extension BridgeService {
         applyCluster(actions)
     }
 
-    func clusterHeard(_ id: DeviceID, rssi: Int, connects: Bool) {
-        guard let actions = cluster?.heard(id, rssi: rssi, connects: connects, now: .now) else { return }
+    func clusterHeard(_ id: DeviceID, rssi: Int, connects: Bool, holds: Bool) {
+        guard let actions = cluster?.heard(id, rssi: rssi, connects: connects, holds: holds, now: .now) else { return }
         applyCluster(actions)
     }
 

@@ -23,7 +23,8 @@ extension BridgeService {
         case .status(let id, let status, let detail): deviceStatus(id, status, detail: detail)
         case .occurred(let id, let occurrence): deviceOccurrence(id, occurrence)
         case .event(let id, let event): publishDeviceEvent(id, event)
-        case .heard(let id, let rssi, let connects): clusterHeard(id, rssi: rssi, connects: connects)
+        case .heard(let id, let rssi, let connects, let holds):
+            clusterHeard(id, rssi: rssi, connects: connects, holds: holds)
         case .connectionSlots(let integration, let free): clusterSlots(integration, free: free)
         case .integrationStatus(let integration, let status):
             guard integrationStatus[integration] != status else { return }

@@ -15,8 +15,9 @@ public enum DeviceEvent: Sendable {
     case event(DeviceID, ExposeEvent)
     /// This bridge's radio heard the device at `rssi` dBm. Several bridges may hear one device: in a cluster,
     /// these decide which bridge owns it (report it before the device's first `discovered`). `connects`: the
-    /// driver's rules would connect it, so owning it takes one of the driver's connection slots.
-    case heard(DeviceID, rssi: Int, connects: Bool = false)
+    /// driver's rules would connect it, so owning it takes one of the driver's connection slots; `holds`: the driver
+    /// holds (or is making) its connection, so a slot is spent on it already.
+    case heard(DeviceID, rssi: Int, connects: Bool = false, holds: Bool = false)
     /// How many more connections the integration's radios can hold (nil: no limit); sent when it changes.
     case connectionSlots(Integration, free: Int?)
     /// The integration's overall status changed.

@@ -4,11 +4,13 @@ public import BridgeCore
 /// connects a device only once its previous owner let it go.
 extension ClusterState {
     /// A bridge's score for a device: its shared signal, lowered when it would have to connect the device with
-    /// no free slot (the owner's slot holds it already), and when its connects of it failed again and again.
-    func score(_ bridge: String, _ observation: Observation, owner: String?) -> Double {
+    /// no free slot (not while it holds the connection: a slot is spent on it), and when its connects of it
+    /// failed again and again. An owner whose slots filled up before it connected the device scores lower too,
+    /// so the device moves to a bridge that can connect it.
+    func score(_ bridge: String, _ observation: Observation) -> Double {
         var score = observation.rssi
         let slots = bridge == me ? self.slots : peers[bridge]?.slots
-        if observation.connects, bridge != owner, slots == 0 { score -= ClusterTimings.slotPenalty }
+        if observation.connects, !observation.holds, slots == 0 { score -= ClusterTimings.slotPenalty }
         if observation.failures >= ClusterTimings.repeatedFailures { score -= ClusterTimings.failurePenalty }
         return score
     }
@@ -91,10 +93,12 @@ extension ClusterState {
 }
 
 extension Observation {
-    /// The shared form: the signal alone, or with what lowers the score (`connects`, `failures`).
+    /// The shared form: the signal alone, or with what the score depends on (`connects`, `holds`, `failures`).
     var json: JSONValue {
-        guard connects || failures > 0 else { return .number(rssi) }
-        return ["rssi": .number(rssi), "connects": .bool(connects), "failures": .number(Double(failures))]
+        guard connects || holds || failures > 0 else { return .number(rssi) }
+        var fields: [String: JSONValue] = ["rssi": .number(rssi), "connects": .bool(connects), "failures": .number(Double(failures))]
+        if holds { fields["holds"] = true }
+        return .object(fields)
     }
 
     /// Reads a shared value; nil for anything else.
@@ -102,7 +106,7 @@ extension Observation {
         guard let rssi = json.doubleValue ?? json["rssi"]?.doubleValue, rssi.isFinite else { return nil }
         let failures = json["failures"]?.doubleValue ?? 0
         self.init(
-            rssi: rssi, at: now, connects: json["connects"]?.boolValue ?? false,
+            rssi: rssi, at: now, connects: json["connects"]?.boolValue ?? false, holds: json["holds"]?.boolValue ?? false,
             failures: failures.isFinite ? Int(max(0, min(failures, 1000))) : 0)
     }
 }

@@ -33,9 +33,8 @@ extension ClusterState {
 
     mutating func step(_ device: DeviceID, _ entry: inout DeviceOwnership, now: ContinuousClock.Instant) -> [ClusterAction] {
         let valid = isValid(entry, now: now)
-        let owner = valid ? entry.claim?.owner : nil
         let ranked = entry.ranked(now: now, life: timings.observationLife, alive: { isAlive($0) }) {
-            score($0, $1, owner: owner)
+            score($0, $1)
         }
         guard valid else { return acquire(device, &entry, ranked, now: now) }
         entry.unclaimedSince = nil
@@ -98,7 +97,7 @@ extension ClusterState {
         if let start = entry.windowStart, now - start < timings.handoverWindow { return nil }
         entry.windowStart = now
         let mine =
-            entry.observations[me].flatMap { now - $0.at <= timings.observationLife ? score(me, $0, owner: me) : nil }
+            entry.observations[me].flatMap { now - $0.at <= timings.observationLife ? score(me, $0) : nil }
             ?? -.infinity
         let challenger = ranked.first { candidate in
             guard candidate.bridge != me else { return false }
@@ -132,7 +131,7 @@ extension ClusterState {
         for device in owned.sorted(by: { $0.rawValue < $1.rawValue }) {
             guard var entry = devices[device], let claim = entry.claim else { continue }
             let others = entry.ranked(now: now, life: timings.observationLife, alive: { $0 != me && isAlive($0) }) {
-                score($0, $1, owner: nil)
+                score($0, $1)
             }
             guard let next = others.first, let peer = peers[next.bridge] else { continue }
             // Its connections were dropped before: nothing to wait for.

@@ -87,9 +87,9 @@ public struct ClusterState: Sendable {
     public func connected() -> [ClusterAction] { [.publish(topic: topics.probe(me), payload: [:], retain: false)] }
 
     /// This bridge heard the device: shares its signal when due. `connects`: this bridge would connect the device
-    /// if it owned it (it then needs a free connection slot for it).
+    /// if it owned it (it then needs a free connection slot for it); `holds`: it holds the device's connection.
     public mutating func heard(
-        _ device: DeviceID, rssi: Int, connects: Bool = false, now: ContinuousClock.Instant
+        _ device: DeviceID, rssi: Int, connects: Bool = false, holds: Bool = false, now: ContinuousClock.Instant
     ) -> [ClusterAction] {
         let failed = failures(of: device, now: now)
         guard let value = signals[device, default: SharedSignal()].add(
@@ -99,13 +99,18 @@ public struct ClusterState: Sendable {
             // two bridges do not both think themselves best while a move is on its way to the others.
             let me = self.me
             if var observation = devices[device]?.observations[me] {
-                (observation.connects, observation.failures) = (connects, failed)
+                // Holding the connection or not changes what a full radio costs the score: the others hear it at once.
+                if observation.holds != holds {
+                    dueSignals[device] = observation.rssi
+                    signalJumped = true
+                }
+                (observation.connects, observation.holds, observation.failures) = (connects, holds, failed)
                 devices[device]?.observations[me] = observation
             }
             return []
         }
         devices[device, default: DeviceOwnership()].observe(
-            me, Observation(rssi: value, at: now, connects: connects, failures: failed))
+            me, Observation(rssi: value, at: now, connects: connects, holds: holds, failures: failed))
         dueSignals[device] = value
         if signals[device]?.jumped == true { signalJumped = true }
         return []

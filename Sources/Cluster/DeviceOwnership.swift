@@ -6,6 +6,8 @@ struct Observation: Sendable {
     var at: ContinuousClock.Instant
     /// The bridge would connect the device if it owned it, so it needs a free connection slot for it.
     var connects = false
+    /// The bridge holds (or is making) the device's connection: a slot is spent on it already.
+    var holds = false
     /// The bridge's connects of the device that failed in a row.
     var failures = 0
 }

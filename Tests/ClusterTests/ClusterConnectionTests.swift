@@ -64,6 +64,7 @@ struct ClusterConnectionTests {
         network.add("b", epoch: 2, timings: Self.timings)
         network.run(3_000, hearing: ["a": [Self.device: -60], "b": [Self.device: -70]])
         #expect(network.owners(of: Self.device) == ["a"])
+        network.held["a"] = [Self.device]
         network.setSlots("a", 0)
         network.run(10_000, hearing: ["a": [Self.device: -60], "b": [Self.device: -70]])
         #expect(network.owners(of: Self.device) == ["a"], "its slot holds the device")
@@ -76,6 +77,41 @@ struct ClusterConnectionTests {
         network.bridges["a"]!.connectSucceeded(Self.device)
         network.run(10_000, hearing: ["a": [Self.device: -60], "b": [Self.device: -70]])
         #expect(network.owners(of: Self.device) == ["b"])
+    }
+
+    @Test("an owner whose slots filled up before it connected the device passes it to a bridge that can connect it")
+    func ownerWithoutSlot() {
+        var network = ClusterNetwork()
+        network.connectable = [Self.device]
+        network.add("a", epoch: 1, timings: Self.timings)
+        network.add("b", epoch: 2, timings: Self.timings)
+        network.setSlots("a", 1)
+        network.run(3_000, hearing: ["a": [Self.device: -60], "b": [Self.device: -70]])
+        #expect(network.owners(of: Self.device) == ["a"])
+        // Another device takes a's one slot before a connects this one.
+        network.setSlots("a", 0)
+        network.run(2_000, hearing: ["a": [Self.device: -60], "b": [Self.device: -70]])
+        #expect(network.owners(of: Self.device) == ["a"], "one window is not a sustained lead")
+        network.run(8_000, hearing: ["a": [Self.device: -60], "b": [Self.device: -70]])
+        #expect(network.owners(of: Self.device) == ["b"])
+        #expect(network.mayConnect(Self.device) == ["b"])
+        let gains = network.log.filter { if case .gained = $0.action { true } else { false } }
+        #expect(gains.map(\.bridge) == ["a", "b"], "one hand-over, no flapping")
+    }
+
+    @Test("the shared form says whether the bridge holds the connection, and reads back")
+    func holdsShared() throws {
+        var network = ClusterNetwork()
+        network.connectable = [Self.device]
+        network.held["a"] = [Self.device]
+        network.add("a", epoch: 1, timings: Self.timings)
+        network.run(3_000, hearing: ["a": [Self.device: -60]])
+        let shared = network.log.compactMap { entry -> JSONValue? in
+            guard case .publish(let topic, let payload, _) = entry.action, topic == ClusterNetwork.topics.observations("a") else { return nil }
+            return payload?[Self.device.rawValue]
+        }
+        #expect(shared.last?["holds"] == true)
+        #expect(shared.last?["connects"] == true)
     }
 }
 

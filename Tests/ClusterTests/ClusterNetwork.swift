@@ -14,6 +14,8 @@ struct ClusterNetwork {
     var ms = 0
     /// Devices every bridge's rules would connect.
     var connectable: Set<DeviceID> = []
+    /// The devices whose connection each bridge holds.
+    var held: [String: Set<DeviceID>] = [:]
     /// While false, a bridge asked to let a device go does not say it did: its releases wait here.
     var autoRelease = true
     var pendingReleases: [(bridge: String, device: DeviceID)] = []
@@ -34,7 +36,8 @@ struct ClusterNetwork {
 
     mutating func hear(_ id: String, _ device: DeviceID, _ rssi: Int) {
         guard var state = bridges[id] else { return }
-        let actions = state.heard(device, rssi: rssi, connects: connectable.contains(device), now: now)
+        let actions = state.heard(
+            device, rssi: rssi, connects: connectable.contains(device), holds: held[id]?.contains(device) ?? false, now: now)
         bridges[id] = state
         apply(id, actions)
     }
