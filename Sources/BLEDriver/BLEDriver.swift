@@ -41,6 +41,8 @@ public actor BLEDriver: DeviceDriver, ConnectionControl, ReloadableDriver {
     /// The free connection slots last reported.
     var reportedSlots: Int??
     var policy: ConnectPolicy
+    /// In a cluster: the devices the `closest` rules would connect if this bridge owned every device.
+    var closestPicks: Set<BluetoothAddress> = []
     /// When the policies were last applied (`now`).
     var policiesRun = -Double.infinity
     /// Automatic disconnects under way, so a policy review does not send another.

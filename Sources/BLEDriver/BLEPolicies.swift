@@ -17,6 +17,7 @@ extension BLEDriver {
                 manual: ownedElsewhere(entry.id) ? .disconnected : manual[entry.id] ?? .none)
         }
         let decision = policy.evaluate(devices, now: now)
+        if shared { closestPicks = policy.closestPicks(devices) }
         // Connects beyond the free slots wait for a later review.
         var free = freeSlots ?? .max
         for address in decision.connect {
@@ -41,7 +42,7 @@ extension BLEDriver {
     func ownedElsewhere(_ id: DeviceID) -> Bool { shared && !ownedHere.contains(id) }
 
     /// Whether this bridge's rules would connect the device (a manual connect counts): owning it in a cluster
-    /// takes a connection slot.
+    /// takes a connection slot. For a `closest` rule, whether it is among the rule's strongest at the last review.
     func connects(_ entry: TrackedDevice) -> Bool {
         if manual[entry.id] == .connected { return true }
         let view = KnownDevice(
@@ -50,7 +51,8 @@ extension BLEDriver {
         switch rule.policy {
         case .never: return false
         case .remembered: return view.remembered
-        case .all, .closest: return true
+        case .all: return true
+        case .closest: return closestPicks.contains(entry.address)
         }
     }
 

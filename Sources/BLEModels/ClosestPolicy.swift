@@ -1,4 +1,4 @@
-import Support
+public import Support
 
 extension ConnectPolicy {
     /// `closest`: keep the strongest eligible devices connected, up to `limit`.
@@ -40,6 +40,22 @@ extension ConnectPolicy {
                 challengers.insert(challenger.address)
             }
         }
+    }
+
+    /// The devices the `closest` rules would keep connected if every device were free to connect: each rule's
+    /// `max_devices` strongest eligible members, without the hysteresis. A bridge of a cluster holds down the
+    /// devices it does not own, so this, not `evaluate`, says which it would connect once it owned them.
+    public func closestPicks(_ devices: [KnownDevice]) -> Set<BluetoothAddress> {
+        var members: [Int: [KnownDevice]] = [:]
+        for device in devices {
+            guard let (index, rule) = rules.rule(for: device), rule.policy == .closest, isEligible(device, under: rule) else { continue }
+            members[index, default: []].append(device)
+        }
+        var picks: Set<BluetoothAddress> = []
+        for (index, group) in members {
+            picks.formUnion(group.sorted(by: Self.stronger).prefix(max(rules.rules[index].maxDevices, 1)).map(\.address))
+        }
+        return picks
     }
 
     /// The signal used for ranking; a connected device with no reading ranks last.

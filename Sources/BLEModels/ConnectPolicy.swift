@@ -94,7 +94,7 @@ public struct ConnectPolicy: Sendable {
         return decision
     }
 
-    private func isEligible(_ device: KnownDevice, under rule: ConnectRule) -> Bool {
+    func isEligible(_ device: KnownDevice, under rule: ConnectRule) -> Bool {
         guard !rules.isDenied(device.address), device.status != .unavailable else { return false }
         guard let signal = device.signal else { return device.holdsConnection }
         return signal >= rule.minSignal

@@ -1,5 +1,6 @@
 import BLEModels
 import BridgeCore
+import Support
 import Testing
 
 @Suite("Closest and its hysteresis")
@@ -71,6 +72,28 @@ struct ClosestPolicyTests {
         radio.step(now: 1)
         radio.step(now: 11)
         #expect(radio.connected == [Self.a, Self.c])
+    }
+
+    @Test(
+        "what a bridge would connect if it owned every device: each closest rule's strongest eligible, held down or not",
+        arguments: [
+            (1, [0.5, 0.8, 0.3], [ClosestPolicyTests.b]),
+            (2, [0.5, 0.8, 0.3], [ClosestPolicyTests.a, ClosestPolicyTests.b]),
+            (1, [0.5, 0.05, 0.3], [ClosestPolicyTests.a]),
+            (1, [-1, -1, 0.3], [ClosestPolicyTests.c]),
+            (3, [0.9, -1, 0.05], [ClosestPolicyTests.a]),
+        ])
+    func picks(max: Int, signals: [Double], expected: [String]) {
+        let devices = zip([Self.a, Self.b, Self.c], signals).map { address, signal in
+            // A negative signal: out of range. Every device held down, as a bridge holds those it does not own.
+            var device = Self.nova(address, signal < 0 ? nil : signal)
+            if signal < 0 { device.status = .unavailable }
+            device.manual = .disconnected
+            return device
+        }
+        let picks = ConnectPolicy(rules: Self.rules(max: max)).closestPicks(devices)
+        #expect(picks == Set(expected.map { try! BluetoothAddress($0) }))
+        #expect(ConnectPolicy(rules: ConnectPolicyTests.rules(.all)).closestPicks(devices).isEmpty, "not a closest rule")
     }
 }
 
