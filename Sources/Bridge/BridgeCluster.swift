@@ -22,10 +22,11 @@ extension BridgeService {
     /// Whether this bridge publishes the device and runs its commands.
     func publishes(_ id: DeviceID) -> Bool { cluster?.publishes(id) ?? true }
 
-    /// Subscribes to the cluster's topics (the base subscription covers the default) and starts its clock.
+    /// Subscribes to the cluster's topics and the shared requests, and starts its clock.
     func startCluster() {
         guard let cluster else { return }
-        if !cluster.topics.root.hasPrefix(topics.base + "/") { transport.subscribe(cluster.topics.all, qos: 1) }
+        transport.subscribe(cluster.topics.all, qos: 1)
+        transport.subscribe(Topics(base: topics.base).requestFilter, qos: config.mqtt.qos)
         schedule(.clusterTick, after: cluster.timings.tick)
     }
 

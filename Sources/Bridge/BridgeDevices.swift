@@ -75,6 +75,7 @@ extension BridgeService {
         devices[id] = record
         if let cluster, cluster.manages(id), cluster.mayConnect(id) { tellConnection(id, allowed: true) }
         aliasIndex[alias] = id
+        listenForCommands(to: alias)
         if !settings.retain { clearRetained(topics.state(alias)) }
         publishDiscovery(for: record)
         publishEvent(
@@ -82,6 +83,15 @@ extension BridgeService {
             ["id": .string(id.rawValue), "alias": .string(alias), "kind": .string(descriptor.kind), "model": .string(descriptor.model)])
         logger.info("Device added", metadata: ["device.id": "\(id)", "alias": "\(alias)", "model": "\(descriptor.model)"])
         scheduleInventory()
+    }
+
+    /// Subscribes to the commands of aliases with as many topic levels as `alias` (`kitchen/light` has two), once.
+    func listenForCommands(to alias: String) {
+        let levels = alias.split(separator: "/", omittingEmptySubsequences: false).count
+        while commandLevels < levels {
+            commandLevels += 1
+            for filter in topics.commandFilters(levels: commandLevels) { transport.subscribe(filter, qos: config.mqtt.qos) }
+        }
     }
 
     /// The wanted alias or, if another device holds it (e.g. from an old alias file), the id made unique.

@@ -124,6 +124,7 @@ extension BridgeService {
         renamed.alias = alias
         aliasIndex[record.alias] = nil
         aliasIndex[alias] = record.id
+        listenForCommands(to: alias)
         devices[record.id] = renamed
         publishAvailability(renamed)
         publishState(renamed)

@@ -25,6 +25,8 @@ public actor BridgeService: Service {
 
     var devices: [DeviceID: DeviceRecord] = [:]
     var aliasIndex: [String: DeviceID] = [:]
+    /// Commands are subscribed for aliases of up to this many topic levels.
+    var commandLevels = 0
     var savedAliases: [DeviceID: String]
     /// Devices the user asked to remember (`device/remember`, `device/connect` with `remember`).
     var remembered: Set<DeviceID>
@@ -96,7 +98,9 @@ public actor BridgeService: Service {
 
     private func start() {
         publishJSON(topics.bridgeState, ["state": "online"], retain: true, qos: 1)
-        transport.subscribe(topics.base + "/#", qos: config.mqtt.qos)
+        transport.subscribe(topics.requestFilter, qos: config.mqtt.qos)
+        listenForCommands(to: "device")
+        for alias in config.devices.values.compactMap(\.alias) + savedAliases.values { listenForCommands(to: alias) }
         if config.homeassistant.enabled {
             transport.subscribe(config.homeassistant.statusTopic, qos: 1)
             transport.subscribe(config.homeassistant.discoveryPrefix + "/+/+/+/config", qos: 1)

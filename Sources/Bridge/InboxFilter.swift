@@ -1,12 +1,12 @@
 import BridgeConfig
 import BridgeCore
 
-/// Decides on the network thread which retained replays are worth queueing. Subscribing to `<base>/#` and
-/// the discovery prefix replays every retained message under them at each connect (thousands on a broker
-/// shared with other bridges); the bridge reads only Home Assistant's status and its own discovery configs.
-/// Live, it reads only commands (`/set`, `/get`), requests and Home Assistant's status: the broker echoes
-/// every state, availability and event the bridge publishes under `<base>/#` back to it, and those echoes
-/// are dropped here, on the network thread, so they cost no place in the queue and no work of the bridge.
+/// Decides on the network thread which messages are worth queueing. The bridge subscribes to its commands and
+/// requests only (never `<base>/#`, which would echo every state it publishes back to it), to the cluster's
+/// topics and, for a while after start, to the discovery prefix, whose retained replay at each connect may hold
+/// thousands of configs on a broker shared with other bridges: of those it reads only its own. Live, it reads
+/// commands (`/set`, `/get`), requests, the cluster and Home Assistant's status; retained commands are dropped,
+/// on the network thread, so they cost no place in the queue and no work of the bridge.
 struct InboxFilter: Sendable {
     let statusTopic: String?
     let discoveryPrefix: String?

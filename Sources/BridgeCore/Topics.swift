@@ -16,6 +16,16 @@ public struct Topics: Sendable, Equatable {
     public var bridgeDevices: String { "\(bridge)/devices" }
     public var bridgeEvent: String { "\(bridge)/event" }
     public var requestPrefix: String { "\(bridge)/request/" }
+    /// The filter that brings the bridge its requests.
+    public var requestFilter: String { requestPrefix + "#" }
+
+    /// The filters that bring the bridge the commands for aliases of `levels` topic levels: `/set`, `/get` and
+    /// their one-attribute forms. Not `<base>/#`: the broker would send every state the bridge publishes back
+    /// to it, each echo costing the broker a delivery and both sides an acknowledgement at QoS 1.
+    public func commandFilters(levels: Int) -> [String] {
+        let prefix = base + "/" + String(repeating: "+/", count: max(levels, 1))
+        return ["set", "set/+", "get", "get/+"].map { prefix + $0 }
+    }
 
     /// Where the answer to a request goes.
     public func response(_ name: String) -> String { "\(bridge)/response/\(name)" }

@@ -1,5 +1,6 @@
 import BridgeCore
 import Testing
+import TestSupport
 
 /// The fields of a parsed command topic.
 struct Parsed: Equatable, Sendable {
@@ -43,6 +44,16 @@ struct CommandTopicTests {
         ])
     func rejects(topic: String) {
         #expect(CommandTopic.parse(topic, base: "t2m") == nil)
+    }
+
+    @Test("every command topic is matched by the filters for its alias's levels, and by no fewer", arguments: matching)
+    func filters(topic: String, expected: Parsed) {
+        let topics = Topics(base: "t2m")
+        let levels = expected.alias.split(separator: "/").count
+        #expect(topics.commandFilters(levels: levels).contains { TopicFilter.matches($0, topic) })
+        #expect(!(1..<levels).flatMap(topics.commandFilters).contains { TopicFilter.matches($0, topic) })
+        #expect(!topics.commandFilters(levels: levels).contains { TopicFilter.matches($0, topics.state(expected.alias)) })
+        #expect(TopicFilter.matches(topics.requestFilter, "t2m/bridge/request/device/rename"))
     }
 
     @Test("a base topic with levels")

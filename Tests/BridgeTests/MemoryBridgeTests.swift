@@ -40,6 +40,27 @@ struct MemoryBridgeTests {
         await bridge.stop()
     }
 
+    @Test("the bridge subscribes to its commands and requests only: its own publishes never come back, a deeper alias adds its levels")
+    func commandSubscriptions() async throws {
+        let bridge = try await MemoryBridge.start(yaml: Self.kitchenConfig)
+        bridge.driver().announce(Fixtures.colorLight(), state: ["state": "ON"])
+        _ = try await bridge.waitForPublish("t2m/kitchen")
+        let transport = bridge.transport
+        #expect(!transport.subscriptions.contains("t2m/#"))
+        for topic in ["t2m/kitchen/set", "t2m/kitchen/set/brightness", "t2m/kitchen/get", "t2m/kitchen/get/state", "t2m/bridge/request/health_check"] {
+            #expect(transport.reaches(topic), "\(topic)")
+        }
+        // Under the base; its discovery configs come back only during the window after start, by design.
+        let own = Set(transport.published.map(\.topic).filter { $0.hasPrefix("t2m/") })
+        #expect(own.contains("t2m/kitchen") && own.contains("t2m/bridge/devices"))
+        for topic in own { #expect(!transport.reaches(topic), "its own \(topic) would come back") }
+        #expect(!transport.reaches("t2m/dining/lamp/set"))
+        _ = try await bridge.request("device/rename", ["from": "kitchen", "to": "dining/lamp"])
+        #expect(transport.reaches("t2m/dining/lamp/set") && transport.reaches("t2m/dining/lamp/get/state"))
+        #expect(!transport.reaches("t2m/dining/lamp") && !transport.reaches("t2m/dining/lamp/availability"))
+        await bridge.stop()
+    }
+
     @Test("driver state queued while the bridge is busy reaches MQTT as one merged publish")
     func stateCoalescing() async throws {
         let bridge = try MemoryBridge(yaml: Self.kitchenConfig)

@@ -67,6 +67,12 @@ public final class MemoryTransport: MQTTTransport {
         return deliver != nil
     }
 
+    /// The filters subscribed now.
+    public var subscriptions: Set<String> { state.withLock { Set($0.subscriptions.keys) } }
+
+    /// Whether a message on `topic` would reach the bridge.
+    public func reaches(_ topic: String) -> Bool { state.withLock { $0.subscriptions.keys.contains { TopicFilter.matches($0, topic) } } }
+
     /// Everything published so far, in order.
     public var published: [Published] { state.withLock { $0.log } }
 
