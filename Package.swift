@@ -291,7 +291,6 @@ let package = Package(
                 "LIFXModels",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
-                .product(name: "WSClient", package: "swift-websocket"),
             ],
             // The C sender and bare receiver are compiled by the benchmark itself, not linked into it.
             exclude: ["bare"],

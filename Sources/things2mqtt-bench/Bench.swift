@@ -139,7 +139,7 @@ struct Bench: AsyncParsableCommand {
 
     /// The web frontend: 20 pages on the websocket while 100 lights change 10 times a second, and a stalled page.
     private func web(_ broker: Broker) async throws {
-        let figures = try await FanoutBench(broker: broker).run(pages: webPages, loaded: 100, rate: webRate, samples: min(samples, 200))
+        let figures = try await FanoutBench(broker: broker).run(pages: webPages, loaded: 100, rate: webRate, samples: samples * 5)
         print("Web frontend, \(webPages) pages on the api websocket, 100 lights changing \(webRate) times a second, one page stalled:")
         print("  broker echo, QoS 1:                       \(figures.echo.summary)")
         print(

@@ -1,11 +1,9 @@
 import BridgeCore
 import Foundation
 import Glibc
-import Logging
 import Synchronization
 import Support
 import TestSupport
-import WSClient
 
 /// The web frontend's fan-out: pages connected to the daemon's `api` websocket while 100 lights change state
 /// 10 times a second, the `/set` → state round trip of another light measured from an external MQTT client
@@ -47,23 +45,12 @@ struct FanoutBench {
         client.client.subscribe("bench/echo", qos: 1)
         for probe in probes { client.client.subscribe("\(base)/\(probe)", qos: 1) }
         var figures = Figures()
-        let counts = FrameCounts(pages: pages)
         let stalled = try RawSocket(port: port)
+        let readers = try PageReaders(pages: pages, port: port)
+        defer { readers.stop() }
         figures.rssBefore = residentMiB(pid: process.child.pid) ?? .nan
         resetPeakResident(pid: process.child.pid)
         try await withThrowingTaskGroup(of: Void.self) { group in
-            for page in 0..<pages {
-                group.addTask {
-                    // The daemon sends each retained message as one frame; bridge/devices is larger than the
-                    // client's default frame limit.
-                    try await WebSocketClient.connect(
-                        url: "ws://127.0.0.1:\(port)/api", configuration: WebSocketClientConfiguration(maxFrameSize: 1 << 24), logger: Logger(label: "page", factory: { _ in SwiftLogNoOpLogHandler() })
-                    ) { inbound, outbound, _ in
-                        try await outbound.write(.text(#"{"auth":""}"#))
-                        for try await _ in inbound.messages(maxSize: 1 << 24) { counts.add(page) }
-                    }
-                }
-            }
             let sentChanges = Mutex(0)
             let loadStart = ContinuousClock.now
             group.addTask {
@@ -103,7 +90,7 @@ struct FanoutBench {
             figures.loadRate = Double(sentChanges.withLock { $0 }) / (ContinuousClock.now - loadStart).inSeconds
             group.cancelAll()
         }
-        figures.frames = counts.all
+        figures.frames = readers.frames
         figures.stalledClosed = await stalled.isClosed(within: .seconds(10))
         try await Task.sleep(for: .seconds(2))
         figures.rssAfter = residentMiB(pid: process.child.pid) ?? .nan
@@ -114,22 +101,16 @@ struct FanoutBench {
     }
 }
 
-/// Frames each page received, counted from the pages' own tasks.
-final class FrameCounts: Sendable {
-    private let counts: Mutex<[Int]>
-    init(pages: Int) { counts = Mutex([Int](repeating: 0, count: pages)) }
-    func add(_ page: Int) { counts.withLock { $0[page] += 1 } }
-    var all: [Int] { counts.withLock { $0 } }
-}
-
-/// A page that opened the websocket and then stopped reading, with a small receive buffer.
-final class RawSocket {
+/// A page on a raw socket: the websocket upgrade and `{"auth":""}` sent, then read by its owner, or never (a
+/// stalled page, with a small receive buffer).
+final class RawSocket: Sendable {
     let descriptor: Int32
 
-    init(port: Int) throws {
+    init(port: Int, receiveBuffer: Int32? = 4096) throws {
         descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        var size: Int32 = 4096
-        setsockopt(descriptor, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size))
+        if var size = receiveBuffer {
+            setsockopt(descriptor, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size))
+        }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = in_port_t(UInt16(port).bigEndian)
