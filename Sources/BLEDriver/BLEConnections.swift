@@ -86,17 +86,15 @@ extension BLEDriver {
         setDeviceStatus(path, .available)
     }
 
-    /// Another bridge of the cluster owns the device, or this one again. Owned elsewhere, a connection this
-    /// bridge holds is dropped before this returns (a peripheral takes one central: the new owner's connect
-    /// would fail while it stands); the policies are then reviewed.
+    /// Another bridge of the cluster owns the device, or this one again. Owned elsewhere, what is under way on
+    /// the device finishes and a connection this bridge holds is dropped before this returns (a peripheral takes
+    /// one central: the new owner's connect would fail while it stands); the policies are then reviewed.
     public func setOwnedElsewhere(_ device: DeviceID, _ elsewhere: Bool) async {
         if elsewhere { ownedHere.remove(device) } else { ownedHere.insert(device) }
         guard elsewhere else { return applyPolicies() }
-        // A connect under way ends first, so the connection it makes is dropped too.
-        let deadline = ContinuousClock.now + .seconds(45)
-        while tracked.values.contains(where: { $0.id == device && $0.status == .connecting }), ContinuousClock.now < deadline {
-            guard (try? await Task.sleep(for: .milliseconds(20))) != nil else { break }
-        }
+        // A connect under way ends first, so the connection it makes is dropped too; so does a GATT exchange, or a
+        // Nova frame waiting for its ack, which would fail with the connection. Nothing new starts meanwhile.
+        await finishUnderWay(device)
         if ownedElsewhere(device), tracked.values.contains(where: { $0.id == device && $0.status?.isConnected == true }) {
             try? await disconnectNow(device)
         }

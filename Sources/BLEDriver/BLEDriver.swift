@@ -57,6 +57,8 @@ public actor BLEDriver: DeviceDriver, ConnectionControl, ReloadableDriver {
     var retry: [DeviceID: (at: Double, backoff: Backoff)] = [:]
     /// Characteristics with a GATT operation under way, by object path.
     var gattBusy: Set<String> = []
+    /// GATT exchanges under way (requests, Nova writes), by device: a hand-over to another bridge lets them finish.
+    var gattInFlight: [DeviceID: Int] = [:]
     /// Characteristics the user subscribed to with `ble/notify`, by device: renewed after every reconnect.
     var gattSubscriptions: [DeviceID: Set<String>] = [:]
     /// The subscribed values last put into each device's state, as hex by characteristic UUID.

@@ -14,7 +14,7 @@ extension BLEDriver {
     /// `ble/read` `{"device", "characteristic", "service"?}` → `{"characteristic", "hex", "value"?}`.
     func gattRead(_ payload: [String: JSONValue]) async throws(CommandError) -> JSONValue {
         let target = try await gattTarget(payload)
-        let bytes = try await exclusive(target.characteristic.path, deadline: target.deadline) { () async throws(CommandError) in
+        let bytes = try await exclusive(target) { () async throws(CommandError) in
             let reply = try await self.gattCall(target, "ReadValue", [.vardict([:])])
             guard let bytes = reply.first?.bytes else { throw CommandError("BlueZ answered ReadValue without bytes") }
             return bytes
@@ -41,7 +41,7 @@ extension BLEDriver {
         guard flags.isEmpty || flags.contains(needed) else {
             throw CommandError("\(target.name) does not allow \(needed) (its flags: \(flags.joined(separator: ", ")))")
         }
-        try await exclusive(target.characteristic.path, deadline: target.deadline) { () async throws(CommandError) in
+        try await exclusive(target) { () async throws(CommandError) in
             _ = try await self.gattCall(
                 target, "WriteValue", [.bytes(bytes), .vardict(["type": .string(withResponse ? "request" : "command")])])
         }
@@ -63,7 +63,7 @@ extension BLEDriver {
         } else {
             gattSubscriptions[target.device]?.remove(path)
         }
-        try await exclusive(path, deadline: target.deadline) { () async throws(CommandError) in
+        try await exclusive(target) { () async throws(CommandError) in
             _ = try await self.gattCall(target, enable ? "StartNotify" : "StopNotify", [])
         }
         subscriptionChanged(target.device, target.uuid, enabled: enable)

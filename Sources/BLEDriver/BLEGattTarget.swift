@@ -2,6 +2,7 @@ import BLEModels
 import BridgeCore
 import BlueZ
 import DBus
+import Support
 
 /// The characteristic a GATT request names, on a connected device, with the request's deadline.
 struct GattTarget: Sendable {
@@ -18,6 +19,8 @@ struct GattTarget: Sendable {
 extension BLEDriver {
     /// Default time a user-initiated GATT operation may take, connecting included.
     static let gattTimeout = Duration.seconds(10)
+    /// The longest a request may give itself with `timeout`.
+    static let longestGattTimeout = Duration.seconds(60)
 
     /// Resolves `device`, `characteristic` and `service` of a request, connecting the device when needed.
     func gattTarget(_ payload: [String: JSONValue]) async throws(CommandError) -> GattTarget {
@@ -28,7 +31,9 @@ extension BLEDriver {
         let service = try payload["service"].map { value throws(CommandError) in try Self.uuid(value, "service") }
         var timeout = Self.gattTimeout
         if let seconds = payload["timeout"]?.doubleValue {
-            guard seconds.isFinite, (0.1...60).contains(seconds) else { throw CommandError("\"timeout\" is 0.1 to 60 seconds") }
+            guard seconds.isFinite, (0.1...Self.longestGattTimeout.inSeconds).contains(seconds) else {
+                throw CommandError("\"timeout\" is 0.1 to \(Int(Self.longestGattTimeout.inSeconds)) seconds")
+            }
             timeout = .milliseconds(Int64(seconds * 1000))
         }
         let deadline = ContinuousClock.now + timeout
@@ -61,17 +66,25 @@ extension BLEDriver {
         do throws(BLEFormatError) { return try BLEUUID(text) } catch { throw CommandError("\"\(key)\": \(error)") }
     }
 
-    /// Runs `body` when no other operation on the characteristic at `path` is under way (BlueZ answers a second
-    /// one with `InProgress`); waiting counts against the request's deadline.
+    /// Runs `body` when no other operation on the target's characteristic is under way (BlueZ answers a second
+    /// one with `InProgress`); waiting counts against the request's deadline. The operation counts as the
+    /// device's exchange in flight, so a hand-over lets it finish.
     func exclusive<T: Sendable>(
-        _ path: String, deadline: ContinuousClock.Instant, _ body: @Sendable () async throws(CommandError) -> T
+        _ target: GattTarget, _ body: @Sendable () async throws(CommandError) -> T
     ) async throws(CommandError) -> T {
+        let path = target.characteristic.path
         while gattBusy.contains(path) {
-            guard ContinuousClock.now < deadline else { throw CommandError("another operation on \(path) did not finish in time") }
+            guard ContinuousClock.now < target.deadline else {
+                throw CommandError("another operation on \(path) did not finish in time")
+            }
             try? await Task.sleep(for: .milliseconds(5))
         }
+        try beginExchange(target.device)
         gattBusy.insert(path)
-        defer { gattBusy.remove(path) }
+        defer {
+            gattBusy.remove(path)
+            endExchange(target.device)
+        }
         return try await body()
     }
 }

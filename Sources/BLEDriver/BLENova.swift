@@ -62,6 +62,9 @@ extension BLEDriver {
         guard let request = tree.first(where: { $0.uuid?.description == Self.requestCharacteristic }),
             let response = tree.first(where: { $0.uuid?.description == Self.responseCharacteristic })
         else { throw CommandError("\(device) has no Nova characteristics (FFF3/FFF4)") }
+        // Counted until BlueZ took the frame; from there the session holds it in flight until its ack (`awaitsAck`).
+        try beginExchange(device)
+        defer { endExchange(device) }
         do throws(DBusError) {
             // BlueZ drops notifications with the connection: the cache says whether they are on now.
             if !response.notifying {

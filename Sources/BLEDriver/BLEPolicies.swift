@@ -29,6 +29,8 @@ extension BLEDriver {
         }
         for address in decision.disconnect where !disconnecting.contains(address.deviceID) {
             let id = address.deviceID
+            // A device handed to another bridge is dropped by `setOwnedElsewhere` once what is under way on it ended.
+            if ownedElsewhere(id), underWay(id) { continue }
             disconnecting.insert(id)
             let started = tasks.start {
                 try? await self.disconnectNow(id)

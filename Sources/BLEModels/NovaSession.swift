@@ -73,6 +73,10 @@ public struct NovaSession: Sendable {
         return frame
     }
 
+    /// Whether a frame went to BlueZ and is neither acknowledged, failed nor timed out yet: a hand-over to another
+    /// bridge waits for it, as the ack comes only over this connection.
+    public var awaitsAck: Bool { inFlight?.sent != nil }
+
     /// Whether the frame of `id` carries a user's command (which may connect the flash) rather than a renewal.
     public func isUserCommand(_ id: UInt8) -> Bool { inFlight?.frame.id == id && inFlight?.byUser == true }
 

@@ -122,4 +122,35 @@ struct NovaSessionTests {
         #expect(session.acked(next.id, now: at(0.4)).last == .ready)
         #expect(session.deadline(now: at(0.5)) == nil)
     }
+
+    @Test("a frame awaits its ack from when it goes to BlueZ until it is acknowledged, fails or times out")
+    func awaitsAck() throws {
+        var session = NovaSession()
+        session.request(Self.on)
+        let dueframe = session.nextWrite(now: at(0))
+        let frame = try #require(dueframe)
+        #expect(!session.awaitsAck, "not yet: the flash is still being connected")
+        _ = session.sending(frame.id, now: at(0.1))
+        #expect(session.awaitsAck)
+        session.written(frame.id, now: at(0.2))
+        _ = session.acked(frame.id &+ 7, now: at(0.3))
+        #expect(session.awaitsAck, "an ack of another id does not end it")
+        _ = session.acked(frame.id, now: at(0.4))
+        #expect(!session.awaitsAck)
+
+        session.request(Self.off)
+        let dueoff = session.nextWrite(now: at(0.5))
+        let off = try #require(dueoff)
+        _ = session.sending(off.id, now: at(0.5))
+        _ = session.writeFailed(off.id, reason: "not connected")
+        #expect(!session.awaitsAck, "a failed write ends it")
+
+        session.request(Self.off)
+        let duelast = session.nextWrite(now: at(0.6))
+        let last = try #require(duelast)
+        _ = session.sending(last.id, now: at(0.6))
+        session.written(last.id, now: at(0.6))
+        _ = session.expire(now: at(2.7))
+        #expect(!session.awaitsAck, "so does the end of the ack window")
+    }
 }

@@ -4,7 +4,7 @@ import Foundation
 import Testing
 import TestSupport
 
-@Suite("Connections across bridges: free slots, a moving flash, three bridges", .tags(.integration, .process), .timeLimit(.minutes(3)))
+@Suite("Connections across bridges: free slots, a moving flash, a hand-over mid-frame, three bridges", .tags(.integration, .process), .timeLimit(.minutes(3)))
 struct ClusterConnectionIntegrationTests {
     typealias Cluster = ClusterIntegrationTests
     static let novaPath = BlueZStandIn.devicePath(Cluster.novaAddress)
@@ -107,6 +107,77 @@ struct ClusterConnectionIntegrationTests {
         #expect(kitchenWrites.isEmpty, "\(kitchenWrites)")
         #expect(bedroomWrites.first?.contains(":L,") == true, "\(bedroomWrites)")
         let failures = client.messages(on: "t2m/bridge/event").compactMap(\.json).filter { $0["type"] == "command_failed" }
+        #expect(failures.isEmpty, "\(failures)")
+        await client.close()
+        #expect(try await kitchen.terminate() == 0)
+        #expect(try await bedroom.terminate() == 0)
+    }
+
+    @Test("a hand-over while the owner's Nova frame awaits a slow ack: the owner takes the ack, then disconnects; nothing fails")
+    func handOverMidFrame() async throws {
+        let broker = try await Broker.start()
+        let (kitchen, kitchenBlueZ) = try await Cluster.bridge("kitchen", room: "kitchen", broker: broker)
+        let (bedroom, bedroomBlueZ) = try await Cluster.bridge("bedroom", room: "bedroom", broker: broker)
+        let client = try await TestClient.connect(to: broker)
+        try await client.subscribe("t2m/bridge/+/event")
+        let claims = "t2m/_cluster/claims/\(Cluster.nova)"
+        // The kitchen hears the flash a little better: it claims it, and neither bridge leads by enough to hand over.
+        let adverts = Self.advertise(Self.novaPath, [kitchenBlueZ, bedroomBlueZ]) { index, _ in index == 0 ? -55 : -60 }
+        defer { adverts.cancel() }
+        let claimed = try await broker.waitForRetained(claims, timeout: .seconds(10)) { $0.json?["owner"] == "kitchen" }
+        client.publish("t2m/\(Cluster.nova)/set", #"{"state":"ON"}"#)
+        try await broker.waitForRetained("t2m/\(Cluster.nova)", timeout: .seconds(15)) {
+            $0.json?["state"] == "ON" && $0.json?["status"] == "ready"
+        }
+
+        // The flash now takes 1.5 s of its 2 s window to acknowledge; the OFF goes out, and while it waits for its
+        // ack the claim passes to the bedroom: the message the kitchen itself sends on a sustained lead.
+        try await kitchenBlueZ.mock("SetNovaAckDelay", [.string(Self.novaPath), .double(1.5)])
+        let mark = client.mark
+        client.publish("t2m/\(Cluster.nova)/set", "OFF")
+        try await waitUntil("the OFF frame") { try await NovaTests().writes(kitchenBlueZ).last?.contains(":O)") == true }
+        let written = try await kitchenBlueZ.mock("GetWriteTimes", [.string(NovaTests.request)]).first?.array?.last?.double ?? 0
+        let epoch = try await broker.retainedJSON("t2m/_cluster/bridges/bedroom")?["epoch"] ?? .null
+        var passed = claimed.json?.objectValue ?? [:]
+        passed["owner"] = "bedroom"
+        passed["term"] = .number((passed["term"]?.doubleValue ?? 1) + 1)
+        passed["epoch"] = epoch
+        passed["release"] = "kitchen"
+        client.publish(claims, json: .object(passed), retain: true)
+        // Meanwhile nothing new starts on the flash there: a GATT write sent to the kitchen is refused.
+        try await client.subscribe("t2m/bridge/kitchen/response/ble/write")
+        try await Task.sleep(for: .milliseconds(300))
+        let write: JSONValue = ["device": .string(Cluster.nova), "characteristic": "fff3", "hex": "00", "transaction": "w1"]
+        client.publish("t2m/bridge/kitchen/request/ble/write", json: write)
+        let refused = try await client.waitForMessage(topic: "t2m/bridge/kitchen/response/ble/write", timeout: .seconds(5))
+        #expect(refused.json?["status"] == "error", "\(refused)")
+        #expect(refused.json?["error"]?.stringValue?.contains("another bridge") == true, "\(refused)")
+
+        try await broker.waitForRetained(claims, timeout: .seconds(10)) { $0.json?["owner"] == "bedroom" && $0.json?["release"] == nil }
+        try await waitUntil("the bedroom bridge connects the Nova", timeout: .seconds(15)) {
+            try await Cluster.connected(bedroomBlueZ, Cluster.novaAddress)
+        }
+        // Past the frame's ack window, so a lost ack would have been reported by now.
+        try await Task.sleep(for: .seconds(2.5))
+        let acks = try await kitchenBlueZ.mock("GetNovaAckTimes", [.string(Self.novaPath)]).first?.array?.compactMap(\.double) ?? []
+        let kitchenSpans = try await kitchenBlueZ.connectionSpans(Cluster.novaAddress)
+        #expect(try await NovaTests().writes(kitchenBlueZ).last?.contains(":O)") == true, "nothing written after the OFF")
+        let acked = acks.last { $0 >= written }
+        #expect(acked != nil, "the OFF frame's ack never reached the kitchen: acks \(acks), written \(written)")
+        let span = kitchenSpans.last { $0.contains(written) }
+        #expect(span != nil, "no kitchen connection when the OFF was written: \(kitchenSpans)")
+        if let acked, let span {
+            #expect(acked < span.upperBound, "the kitchen disconnected at \(span.upperBound), before the ack at \(acked)")
+            #expect(span.upperBound - acked < 1, "the kitchen held on \(span.upperBound - acked) s after the ack")
+        }
+        #expect(try await Cluster.connected(kitchenBlueZ, Cluster.novaAddress) == false)
+        for one in kitchenSpans {
+            for other in try await bedroomBlueZ.connectionSpans(Cluster.novaAddress) {
+                #expect(!one.overlaps(other), "kitchen \(one) and bedroom \(other) overlap")
+            }
+        }
+        let failures = client.messages(on: "t2m/bridge/+/event").filter { $0.index >= mark }.compactMap(\.json)
+            .filter { $0["type"] == "command_failed" }
         #expect(failures.isEmpty, "\(failures)")
         await client.close()
         #expect(try await kitchen.terminate() == 0)

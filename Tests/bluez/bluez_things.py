@@ -187,6 +187,7 @@ def AddDevice(self, adapter_device_name, device_address, alias):
     device.nova = False
     device.nova_acks = True
     device.nova_ack_delay = 0.0
+    device.nova_ack_times = []
     device.profiles = []
     device.AddMethods(DEVICE_IFACE, [('Connect', '', '', Connect), ('Disconnect', '', '', Disconnect)])
     return path
@@ -212,6 +213,13 @@ def SetNovaAcks(self, device_path, enabled):
 def SetNovaAckDelay(self, device_path, seconds):
     '''How long the Nova at `device_path` takes to acknowledge a frame (a flash far away or busy).'''
     _object(device_path).nova_ack_delay = float(seconds)
+
+
+@dbus.service.method(BLUEZ_MOCK_IFACE, in_signature='s', out_signature='ad')
+def GetNovaAckTimes(self, device_path):
+    '''When the Nova at `device_path` sent each ack that reached the client, in seconds of the host's monotonic
+    clock (as GetConnectionSpans).'''
+    return dbus.Array(_object(device_path).nova_ack_times, signature='d')
 
 
 @dbus.service.method(BLUEZ_MOCK_IFACE, in_signature='sd', out_signature='')
@@ -319,7 +327,10 @@ def WriteValue(characteristic, value, options):
             ack = b'(' + frame.group(1).upper() + b':A)'
 
             def send_ack():
-                _changed(response, GATT_CHARACTERISTIC_IFACE, {'Value': dbus.ByteArray(ack, variant_level=1)})
+                # A link dropped meanwhile carries no ack: the client never sees it.
+                if getattr(nova, 'connected', False) and response.props[GATT_CHARACTERISTIC_IFACE]['Notifying']:
+                    nova.nova_ack_times.append(time.monotonic())
+                    _changed(response, GATT_CHARACTERISTIC_IFACE, {'Value': dbus.ByteArray(ack, variant_level=1)})
                 return False
 
             if nova.nova_ack_delay > 0:
