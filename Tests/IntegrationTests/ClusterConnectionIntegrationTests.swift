@@ -67,7 +67,7 @@ struct ClusterConnectionIntegrationTests {
         let client = try await TestClient.connect(to: broker)
         let claims = "t2m/_cluster/claims/\(Cluster.nova)"
         try await client.subscribe(claims)
-        try await client.subscribe("t2m/bridge/event")
+        try await client.subscribe("t2m/bridge/+/event")
 
         let steady = Self.advertise(Self.novaPath, [kitchenBlueZ, bedroomBlueZ]) { index, _ in index == 0 ? -55 : -85 }
         try await broker.waitForRetained(claims, timeout: .seconds(10)) { $0.json?["owner"] == "kitchen" }
@@ -106,7 +106,7 @@ struct ClusterConnectionIntegrationTests {
         let bedroomWrites = try await NovaTests().writes(bedroomBlueZ)
         #expect(kitchenWrites.isEmpty, "\(kitchenWrites)")
         #expect(bedroomWrites.first?.contains(":L,") == true, "\(bedroomWrites)")
-        let failures = client.messages(on: "t2m/bridge/event").compactMap(\.json).filter { $0["type"] == "command_failed" }
+        let failures = client.messages(on: "t2m/bridge/+/event").compactMap(\.json).filter { $0["type"] == "command_failed" }
         #expect(failures.isEmpty, "\(failures)")
         await client.close()
         #expect(try await kitchen.terminate() == 0)
