@@ -98,6 +98,7 @@ extension BLEDriver {
         if ownedElsewhere(device), tracked.values.contains(where: { $0.id == device && $0.status?.isConnected == true }) {
             try? await disconnectNow(device)
         }
+        if ownedElsewhere(device) { novas[device]?.handedOver() }
         applyPolicies()
     }
 

@@ -136,6 +136,10 @@ public struct NovaSession: Sendable {
     }
 
     /// Due at two thirds of the timeout the last frame carried, counted from when it was written.
+    /// Another bridge drives the flash now (a cluster's hand-over): this one stops renewing it, since the new owner
+    /// keeps it lit, and a renewal here could only fail. A user's command still waiting is left to fail as it will.
+    public mutating func handedOver() { litSince = nil }
+
     private func renewalDue(now: ContinuousClock.Instant) -> Bool {
         guard confirmed.isOn, let litSince else { return false }
         return now >= litSince + NovaLight.renewalInterval(timeout: litTimeout)

@@ -76,6 +76,20 @@ struct NovaSessionTests {
         #expect(session.nextWrite(now: at(1.0)) != nil)
     }
 
+    @Test("handed to another bridge: a lit flash is no longer renewed here, and no deadline wakes the timer for it")
+    func handedOver() throws {
+        var session = NovaSession()
+        session.request(Self.on)
+        _ = try roundTrip(&session, sent: 0, acked: 0.05)
+        session.handedOver()
+        #expect(session.nextWrite(now: at(1.0)) == nil)
+        #expect(session.nextWrite(now: at(60)) == nil)
+        #expect(session.deadline(now: at(1.0)) == nil)
+        // A later command here (the device came back) is written as usual.
+        session.request(Self.off)
+        #expect(session.nextWrite(now: at(61)) != nil)
+    }
+
     @Test("no ack within 2 s: the state stays as it was, ready again, and the failure names the frame")
     func ackTimeout() throws {
         var session = NovaSession()
