@@ -143,6 +143,8 @@ extension BridgeService {
                 tellConnection(id, allowed: allowed)
             case .release(let id):
                 release(id)
+            case .carried(let id, let state):
+                goOn(id, from: state)
             case .duplicate(let bridgeID):
                 logger.error(
                     "Another live bridge has this bridge_id; stopping", metadata: ["bridge_id": "\(bridgeID)"])

@@ -37,6 +37,7 @@ extension BridgeService {
             state["color_temp"] = .number((1_000_000 / kelvin).rounded())
         }
         publishJSON(topics.state(record.alias), .object(state), retain: record.settings.retain, qos: qos(for: record))
+        noteCarried(record)
     }
 
     func publishAvailability(_ record: DeviceRecord) {

@@ -50,15 +50,22 @@ public struct Claim: Sendable, Equatable {
     /// The previous owner, while it may still hold a connection to the device: the owner connects it only once
     /// that bridge wrote the claim again without this field (a peripheral takes one central at a time).
     public var release: String?
+    /// A passed claim only: the device's settable state as the previous owner last published it (an object), so
+    /// the new owner can go on from it. A fresh claim of an unclaimed device carries none.
+    public var state: JSONValue?
 
     /// Creates a claim.
-    public init(owner: String, term: Int, epoch: Int64, score: Double, room: String? = nil, release: String? = nil) {
+    public init(
+        owner: String, term: Int, epoch: Int64, score: Double, room: String? = nil, release: String? = nil,
+        state: JSONValue? = nil
+    ) {
         self.owner = owner
         self.term = term
         self.epoch = epoch
         self.score = score
         self.room = room
         self.release = release
+        self.state = state.flatMap(Self.carried)
     }
 
     /// The payload.
@@ -68,16 +75,31 @@ public struct Claim: Sendable, Equatable {
         ]
         if let room { fields["room"] = .string(room) }
         if let release { fields["release"] = .string(release) }
+        if let state { fields["state"] = state }
         return .object(fields)
     }
 
-    /// Reads a payload; nil for anything malformed.
+    /// A state fit to carry: an object of at most `maxStateKeys` keys and `maxStateBytes` bytes as JSON; nil for
+    /// anything else, as a peer may send anything and the claim is read by every bridge.
+    public static func carried(_ state: JSONValue) -> JSONValue? {
+        guard let object = state.objectValue, !object.isEmpty, object.count <= maxStateKeys,
+            state.jsonBytes.count <= maxStateBytes
+        else { return nil }
+        return state
+    }
+
+    /// Keys a carried state may have: far more than a light's few.
+    public static let maxStateKeys = 32
+    /// Bytes a carried state may take as JSON: far below what a retained claim, read by every bridge, should weigh.
+    public static let maxStateBytes = 2048
+
+    /// Reads a payload; nil for anything malformed (a malformed `state` alone is left out).
     public init?(_ json: JSONValue) {
         guard let owner = json["owner"]?.stringValue, let term = json["term"]?.doubleValue, let epoch = json["epoch"]?.doubleValue
         else { return nil }
         self.init(
             owner: owner, term: Int(term), epoch: Int64(epoch), score: json["score"]?.doubleValue ?? -200,
-            room: json["room"]?.stringValue, release: json["release"]?.stringValue)
+            room: json["room"]?.stringValue, release: json["release"]?.stringValue, state: json["state"])
     }
 
     /// The fixed order that settles two live claims: term, then score, then owner id.

@@ -21,6 +21,8 @@ extension ClusterState {
         let mine = entry.claim?.owner == me && isValid(entry, now: now)
         if mine != owned.contains(device) {
             if mine { owned.insert(device) } else { owned.remove(device) }
+            // What this bridge published is no longer the device's state once another bridge publishes it.
+            if !mine { devices[device]?.settable = nil }
             actions.append(mine ? .gained(device) : .lost(device))
         }
         let free = mine && !awaitsRelease(entry, now: now)
@@ -113,7 +115,7 @@ extension ClusterState {
         guard windows >= ClusterTimings.leadWindows, let peer = peers[challenger.bridge] else { return nil }
         let passed = Claim(
             owner: challenger.bridge, term: claim.term + 1, epoch: peer.epoch, score: challenger.score, room: entry.room.room,
-            release: me)
+            release: me, state: entry.settable)
         // This bridge stays the owner until its own claim comes back from the broker: every bridge sees that
         // claim and any `/set` in one order, so a command sent meanwhile runs exactly once, on one side of it.
         // The new owner connects once this one dropped its connection and wrote the claim without `release`.
@@ -135,12 +137,16 @@ extension ClusterState {
             }
             guard let next = others.first, let peer = peers[next.bridge] else { continue }
             // Its connections were dropped before: nothing to wait for.
-            let passed = Claim(owner: next.bridge, term: claim.term + 1, epoch: peer.epoch, score: next.score, room: entry.room.room)
+            var passed = Claim(
+                owner: next.bridge, term: claim.term + 1, epoch: peer.epoch, score: next.score, room: entry.room.room,
+                state: entry.settable)
+            actions.append(.publish(topic: topics.claim(device), payload: passed.json, retain: true))
+            passed.state = nil
             entry.claim = passed
+            entry.settable = nil
             entry.claimAt = now
             entry.lost[me] = now
             devices[device] = entry
-            actions.append(.publish(topic: topics.claim(device), payload: passed.json, retain: true))
         }
         owned = []
         connectable = []

@@ -1,29 +1,5 @@
 public import BridgeCore
 
-/// What the cluster asks of the bridge.
-public enum ClusterAction: Sendable, Equatable {
-    /// Publish (nil payload: clear a retained message).
-    case publish(topic: String, payload: JSONValue?, retain: Bool)
-    /// This bridge now owns the device: publish its discovery, availability and state.
-    case gained(DeviceID)
-    /// Another bridge owns the device now, or nobody: stop publishing it.
-    case lost(DeviceID)
-    /// Another live bridge has this bridge's id: stop, naming it.
-    case duplicate(String)
-    /// The owner placed the device in a room (or `not_home`): put `room` in its state.
-    case room(DeviceID, String)
-    /// A bridge went offline (its will or its stop): its own `bridge/<id>/state` should say so; only the live
-    /// bridge with the lowest id is asked, so it is said once. When it is back, the same bridge says `online`,
-    /// so its own re-sent messages never contradict the peer.
-    case peerState(String, online: Bool)
-    /// This bridge may connect the device now (`true`: it owns it and the previous owner let it go), or must
-    /// hold it down (`false`, the start for every device the cluster manages).
-    case mayConnect(DeviceID, Bool)
-    /// Another bridge owns the device now and waits for this one to let it go: drop any connection to it, then
-    /// call `released`.
-    case release(DeviceID)
-}
-
 /// One bridge's view of the cluster: peers, claims and observations, stepped by what arrives, what this bridge
 /// hears and the time. The same rules run on every bridge over the same messages, so no coordinator is needed.
 public struct ClusterState: Sendable {
@@ -171,13 +147,19 @@ public struct ClusterState: Sendable {
         }
         if let previous = entry.claim?.owner, previous != claim?.owner { entry.lost[previous] = now }
         let asked = entry.claim.map { $0.release == me && $0.owner == claim?.owner && $0.term == claim?.term } ?? false
-        let claim = releasing(claim, after: &entry, now: now)
+        // A claim seen before (a retained copy replayed after a reconnect) carries nothing new.
+        let seen = entry.claim.map { $0.owner == claim?.owner && $0.term == claim?.term } ?? false
+        let carried = seen ? nil : claim?.state
+        var claim = releasing(claim, after: &entry, now: now)
+        // The carried state is read once, here: a claim kept or written again never repeats it.
+        claim?.state = nil
         entry.claim = claim
         entry.claimAt = claim == nil ? nil : now
         entry.passing = nil
         entry.room.adopt(claim?.room)
         devices[device] = entry
-        let actions = settle(device, entry, now: now)
+        var actions = settle(device, entry, now: now)
+        if let carried, actions.contains(.gained(device)) { actions.append(.carried(device, carried)) }
         // The previous owner lets go of the device, then says so (`released`).
         guard let claim, claim.release == me, claim.owner != me, !asked else { return actions }
         return actions + [.release(device)]
@@ -196,42 +178,6 @@ public struct ClusterState: Sendable {
         }
         return actions + share(now: now) + renew(now: now)
     }
-
-    /// The signals due, once per observation interval or at once after a jump, in messages of at most `batch`
-    /// devices: so a bridge sends about one message per interval however many devices it hears.
-    private mutating func share(now: ContinuousClock.Instant) -> [ClusterAction] {
-        guard !dueSignals.isEmpty, signalJumped || (sharedAt.map { now - $0 >= timings.observation } ?? true) else { return [] }
-        sharedAt = now
-        signalJumped = false
-        defer { dueSignals = [:] }
-        let entries = dueSignals.sorted { $0.key.rawValue < $1.key.rawValue }
-        return stride(from: 0, to: entries.count, by: Self.batch).map { start in
-            let part = entries[start..<min(start + Self.batch, entries.count)]
-            let payload = JSONValue.object(Dictionary(uniqueKeysWithValues: part.map { due in
-                var shared = devices[due.key]?.observations[me] ?? Observation(rssi: due.value, at: now)
-                shared.rssi = due.value
-                return (due.key.rawValue, shared.json)
-            }))
-            return .publish(topic: topics.observations(me), payload: payload, retain: false)
-        }
-    }
-
-    /// Every `renewal_interval`, one message renews the claims of every device this bridge still keeps.
-    private mutating func renew(now: ContinuousClock.Instant) -> [ClusterAction] {
-        guard renewedAt.map({ now - $0 >= timings.renewal }) ?? true else { return [] }
-        renewedAt = now
-        let kept = renewable.sorted { $0.rawValue < $1.rawValue }
-        guard !kept.isEmpty else { return [] }
-        for device in kept { devices[device]?.claimAt = now }
-        return stride(from: 0, to: kept.count, by: Self.batch).map { start in
-            let part = kept[start..<min(start + Self.batch, kept.count)]
-            let terms = Dictionary(uniqueKeysWithValues: part.map { ($0.rawValue, JSONValue.number(Double(devices[$0]?.claim?.term ?? 0))) })
-            return .publish(topic: topics.renewal(me), payload: ["epoch": .number(Double(epoch)), "devices": .object(terms)], retain: false)
-        }
-    }
-
-    /// Devices per shared-signal or renewal message, so one stays under 16 KB.
-    static let batch = 500
 }
 
 extension ClusterState {

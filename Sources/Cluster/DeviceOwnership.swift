@@ -33,6 +33,9 @@ struct DeviceOwnership: Sendable {
     var passing: Int?
     /// The room it is in, decided by its owner.
     var room = RoomPresence()
+    /// While this bridge owns the device: its settable state as this bridge last published it, which a claim
+    /// passed to another bridge carries.
+    var settable: JSONValue?
 
     /// When any bridge first heard the device: nobody claims it before the others had an interval to say
     /// how well they hear it.
