@@ -95,12 +95,13 @@ swift build --build-tests --force-resolved-versions
 
 # The browser tests time the page (devices listed within 2 s, a change shown within 1 s), which means something
 # only when the other suites are not loading the machine in parallel: they run second, on their own. So do the
-# cluster's connection tests, which run two and three daemons with their BlueZ stand-ins for up to 35 s and, run
+# cluster's connection and hand-over tests, which run two and three daemons with their BlueZ stand-ins for up to 35 s and, run
 # beside every other suite, load this 2-core machine enough to hold up the in-process web server's tests.
-QUIET="BrowserTests|ClusterConnectionIntegrationTests"
+CLUSTER="ClusterConnectionIntegrationTests|ClusterCarryIntegrationTests"
+QUIET="BrowserTests|$CLUSTER"
 echo "==> swift test --force-resolved-versions --skip '$QUIET'"
 swift test --force-resolved-versions --skip "$QUIET"
 echo "==> swift test --force-resolved-versions --filter BrowserTests (the browser, timed, on a quiet machine)"
 swift test --force-resolved-versions --filter BrowserTests
-echo "==> swift test --force-resolved-versions --filter ClusterConnectionIntegrationTests (several daemons, on their own)"
-swift test --force-resolved-versions --filter ClusterConnectionIntegrationTests
+echo "==> swift test --force-resolved-versions --filter '$CLUSTER' (several daemons, on their own)"
+swift test --force-resolved-versions --filter "$CLUSTER"

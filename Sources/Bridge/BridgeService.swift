@@ -103,7 +103,10 @@ public actor BridgeService: Service {
         for alias in config.devices.values.compactMap(\.alias) + savedAliases.values { listenForCommands(to: alias) }
         if config.homeassistant.enabled {
             transport.subscribe(config.homeassistant.statusTopic, qos: 1)
-            transport.subscribe(config.homeassistant.discoveryPrefix + "/+/+/+/config", qos: 1)
+            // At QoS 0: every bridge's configs come back at once, and on a shared broker they may outnumber the
+            // broker's queue for this client; as QoS 1 they would fill it and push out the commands (and a
+            // cluster's probe) that follow, while QoS 0 ones past it are dropped alone.
+            transport.subscribe(config.homeassistant.discoveryPrefix + "/+/+/+/config", qos: 0)
             schedule(.discoveryWindowClosed, after: options.discoveryWindow)
             let running = knownIntegrations.filter { drivers[$0] != nil }
             for message in builder.bridgeConfigs(integrations: running) { publishDiscovery(message) }

@@ -11,6 +11,9 @@ public struct ClusterState: Sendable {
     let offset: Double
     /// True once this bridge's probe came back and its presence went out.
     public internal(set) var started = false
+    /// When the probe last went out by a tick: it goes again until it comes back, since a broker whose queue for
+    /// this bridge is full (a large retained replay at start-up) drops it.
+    var probedAt: ContinuousClock.Instant?
     var peers: [String: Presence] = [:]
     var devices: [DeviceID: DeviceOwnership] = [:]
     var signals: [DeviceID: SharedSignal] = [:]
@@ -167,7 +170,11 @@ public struct ClusterState: Sendable {
 
     /// Steps every device: claims unclaimed ones by rank, renews its own, hands over on a sustained lead.
     public mutating func tick(now: ContinuousClock.Instant) -> [ClusterAction] {
-        guard started else { return [] }
+        guard started else {
+            guard probedAt.map({ now - $0 >= ClusterTimings.probeRetry }) ?? true else { return [] }
+            probedAt = now
+            return connected()
+        }
         var actions: [ClusterAction] = []
         renewable = []
         for device in Array(devices.keys) {

@@ -20,6 +20,23 @@ struct ClusterStateTests {
         #expect(network.bridges["a"]!.publishes(Self.device))
     }
 
+    @Test("a probe the broker dropped goes again every second until it comes back; then the presence goes out")
+    func probeRetried() {
+        let topics = ClusterNetwork.topics
+        var state = ClusterState(me: "a", epoch: 1, topics: topics, timings: ClusterTimings(), room: "hall", offset: 0)
+        let start = ContinuousClock.now
+        let probe = ClusterAction.publish(topic: topics.probe("a"), payload: [:], retain: false)
+        #expect(state.connected() == [probe])
+        // The first one is lost: nothing comes back.
+        #expect(state.tick(now: start) == [probe])
+        #expect(state.tick(now: start + .milliseconds(500)).isEmpty)
+        #expect(state.tick(now: start + .seconds(1)) == [probe])
+        let arrived = state.received(topic: topics.probe("a"), payload: [:], now: start + .milliseconds(1100))
+        #expect(arrived.contains { if case .publish(let topic, _, true) = $0 { topic == topics.presence("a") } else { false } })
+        #expect(state.started)
+        #expect(!state.tick(now: start + .seconds(3)).contains(probe))
+    }
+
     @Test("a device the cluster has not heard is published by every bridge, as alone")
     func unmanaged() {
         var network = ClusterNetwork()
