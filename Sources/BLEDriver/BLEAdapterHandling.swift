@@ -13,6 +13,7 @@ extension BLEDriver {
             await adapterChanged(client)
         case .unavailable:
             adapter = nil
+            reportAdapters([])
             setOffline(.bluezUnavailable, "bluetoothd is not on the D-Bus system bus")
             for path in tracked.keys { setDeviceStatus(path, .unavailable) }
         case .failed(let reason):
@@ -35,6 +36,13 @@ extension BLEDriver {
         }
     }
 
+    /// Tells the bridge the adapter in use (none: an empty list) when it changed.
+    func reportAdapters(_ names: [String]) {
+        guard reportedAdapters != names else { return }
+        reportedAdapters = names
+        sink.send(.adapters(integration, names))
+    }
+
     /// Picks the configured adapter, or the first powered one with the central role, and keeps discovery on.
     func adapterChanged(_ client: BlueZClient) async {
         let adapters = client.objects.adapters.values.sorted { $0.path < $1.path }
@@ -46,10 +54,12 @@ extension BLEDriver {
         }
         guard let chosen else {
             adapter = nil
+            reportAdapters([])
             setOffline(.noAdapter, settings.adapter.map { "no Bluetooth adapter \($0)" } ?? "no Bluetooth adapter")
             return
         }
         adapter = chosen.path
+        reportAdapters([chosen.name])
         guard chosen.powered else {
             setOffline(.adapterOff, "\(chosen.name) is powered off")
             return

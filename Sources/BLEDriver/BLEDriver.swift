@@ -40,6 +40,8 @@ public actor BLEDriver: DeviceDriver, ConnectionControl, ReloadableDriver {
     var ownedHere: Set<DeviceID> = []
     /// The free connection slots last reported.
     var reportedSlots: Int??
+    /// The adapters last reported.
+    var reportedAdapters: [String]?
     var policy: ConnectPolicy
     /// In a cluster: the devices the `closest` rules would connect if this bridge owned every device.
     var closestPicks: Set<BluetoothAddress> = []

@@ -49,6 +49,13 @@ extension BridgeService {
         applyCluster(cluster?.setSlots(total) ?? [])
     }
 
+    /// A driver's radios changed: the presence lists those of every integration.
+    func clusterAdapters(_ integration: Integration, _ names: [String]) {
+        guard cluster != nil else { return }
+        adapters[integration] = names
+        applyCluster(cluster?.setAdapters(adapters.keys.sorted { $0.rawValue < $1.rawValue }.flatMap { adapters[$0] ?? [] }) ?? [])
+    }
+
     /// This bridge connected a device, or failed to: repeated failures lower its score for the device.
     func clusterConnect(_ id: DeviceID, failed: Bool) {
         if failed { cluster?.connectFailed(id, now: .now) } else { cluster?.connectSucceeded(id) }

@@ -26,6 +26,7 @@ extension BridgeService {
         case .heard(let id, let rssi, let connects, let holds):
             clusterHeard(id, rssi: rssi, connects: connects, holds: holds)
         case .connectionSlots(let integration, let free): clusterSlots(integration, free: free)
+        case .adapters(let integration, let names): clusterAdapters(integration, names)
         case .integrationStatus(let integration, let status):
             guard integrationStatus[integration] != status else { return }
             let previous = integrationStatus[integration]

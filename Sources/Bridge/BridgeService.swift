@@ -46,6 +46,8 @@ public actor BridgeService: Service {
     var cluster: ClusterState?
     /// Free connection slots by integration, for those whose radios set a limit.
     var connectionSlots: [Integration: Int] = [:]
+    /// Each integration's radios, for the cluster's presence.
+    var adapters: [Integration: [String]] = [:]
     /// Set when the bridge must stop with an error (another live bridge has its id).
     var stop: ClusterStop?
 

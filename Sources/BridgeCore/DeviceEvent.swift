@@ -20,6 +20,9 @@ public enum DeviceEvent: Sendable {
     case heard(DeviceID, rssi: Int, connects: Bool = false, holds: Bool = false)
     /// How many more connections the integration's radios can hold (nil: no limit); sent when it changes.
     case connectionSlots(Integration, free: Int?)
+    /// The radios the integration listens with (BLE: its adapter, `hci0`), by name, for a cluster's presence;
+    /// sent when they change.
+    case adapters(Integration, [String])
     /// The integration's overall status changed.
     case integrationStatus(Integration, IntegrationStatus)
     /// The integration has reported every device it currently has, so stale entities may be cleaned up.

@@ -26,6 +26,13 @@ extension ClusterState {
         return started ? [.publish(topic: topics.presence(me), payload: presence.json, retain: true)] : []
     }
 
+    /// The radios this bridge listens with changed: the presence says so.
+    public mutating func setAdapters(_ names: [String]) -> [ClusterAction] {
+        guard names != adapters else { return [] }
+        adapters = names
+        return started ? [.publish(topic: topics.presence(me), payload: presence.json, retain: true)] : []
+    }
+
     /// A connect of the device by this bridge failed; the count goes out with the next shared signal.
     public mutating func connectFailed(_ device: DeviceID, now: ContinuousClock.Instant) {
         let count = failures(of: device, now: now) + 1

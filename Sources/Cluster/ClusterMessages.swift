@@ -9,13 +9,16 @@ public struct Presence: Sendable, Equatable {
     /// Connections the bridge can still open (nil: its radios set no limit). With none free, it scores lower for
     /// a device it would have to connect.
     public var slots: Int?
+    /// The radios the bridge listens with (BLE adapters such as `hci0`), for whoever looks at the cluster.
+    public var adapters: [String]
 
     /// Creates a presence.
-    public init(online: Bool, epoch: Int64, room: String? = nil, slots: Int? = nil) {
+    public init(online: Bool, epoch: Int64, room: String? = nil, slots: Int? = nil, adapters: [String] = []) {
         self.online = online
         self.epoch = epoch
         self.room = room
         self.slots = slots
+        self.adapters = adapters
     }
 
     /// The payload.
@@ -23,6 +26,7 @@ public struct Presence: Sendable, Equatable {
         var fields: [String: JSONValue] = ["state": .string(online ? "online" : "offline"), "epoch": .number(Double(epoch))]
         if let room { fields["room"] = .string(room) }
         if let slots { fields["slots"] = .number(Double(slots)) }
+        if online { fields["adapters"] = .array(adapters.map(JSONValue.string)) }
         return .object(fields)
     }
 
@@ -33,6 +37,12 @@ public struct Presence: Sendable, Equatable {
         epoch = json["epoch"]?.doubleValue.map { Int64($0) } ?? 0
         room = json["room"]?.stringValue
         slots = json["slots"]?.doubleValue.map { Int($0) }
+        // A peer's list is shown, never acted on: kept short.
+        guard case .array(let names)? = json["adapters"] else {
+            adapters = []
+            return
+        }
+        adapters = names.prefix(16).compactMap(\.stringValue).map { String($0.prefix(64)) }
     }
 }
 

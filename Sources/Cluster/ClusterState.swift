@@ -23,6 +23,8 @@ public struct ClusterState: Sendable {
     var sharedAt: ContinuousClock.Instant?
     /// Free connection slots of this bridge's radios, nil without a limit.
     var slots: Int?
+    /// The radios this bridge listens with, by name.
+    var adapters: [String] = []
     /// This bridge's connects that failed in a row, by device, and when the last one failed.
     var failed: [DeviceID: (count: Int, at: ContinuousClock.Instant)] = [:]
     /// Devices this bridge may connect: it owns them and their previous owner let them go.
@@ -46,7 +48,7 @@ public struct ClusterState: Sendable {
     }
 
     /// The presence this bridge publishes while it runs.
-    public var presence: Presence { Presence(online: true, epoch: epoch, room: room, slots: slots) }
+    public var presence: Presence { Presence(online: true, epoch: epoch, room: room, slots: slots, adapters: adapters) }
     /// Its will, and what it says when it stops.
     public static let offline = Presence(online: false, epoch: 0)
 

@@ -56,6 +56,24 @@ struct ClusterConnectionTests {
         #expect(Presence(Presence(online: true, epoch: 1).json)?.slots == nil)
     }
 
+    @Test("the presence lists the bridge's radios, says them again when they change, and reads a peer's list defensively")
+    func adapters() {
+        var network = ClusterNetwork()
+        network.add("a", epoch: 1)
+        network.run(500)
+        var state = network.bridges["a"]!
+        let actions = state.setAdapters(["hci0"])
+        #expect(actions.count == 1)
+        #expect(state.setAdapters(["hci0"]).isEmpty, "unchanged: nothing to say")
+        guard case .publish(_, let payload?, true)? = actions.first else { Issue.record("no presence"); return }
+        #expect(payload["adapters"] == ["hci0"])
+        #expect(Presence(payload)?.adapters == ["hci0"])
+        let odd: JSONValue = ["state": "online", "epoch": 1, "adapters": ["hci1", 5, .string(String(repeating: "x", count: 100))]]
+        #expect(Presence(odd)?.adapters == ["hci1", String(repeating: "x", count: 64)])
+        #expect(Presence(["state": "online", "epoch": 1, "adapters": "hci0"])?.adapters == [])
+        #expect(ClusterState.offline.json["adapters"] == nil)
+    }
+
     @Test("the owner's own full slots do not move a device it holds; its repeated connect failures do, once")
     func ownerScore() {
         var network = ClusterNetwork()
