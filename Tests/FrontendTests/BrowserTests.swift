@@ -258,3 +258,26 @@ struct ManyDevicesBrowserTests {
         await frontend.stop()
     }
 }
+
+@Suite("The Cluster card in Chromium", .timeLimit(.minutes(2)))
+struct ClusterBrowserTests {
+    @Test("a bridge of a cluster: its Bridge page lists it in the Cluster card with its room and adapter")
+    func clusterCard() async throws {
+        let broker = try await Broker.start()
+        let standIn = try await BlueZStandIn.start()
+        let port = try LocalPorts.free()
+        let config = TestConfig.yaml(
+            port: broker.port,
+            extra: "ble:\n  enabled: true\ncluster:\n  bridge_id: kitchen\n  room: kitchen\nfrontend:\n  enabled: true\n  port: \(port)\n")
+        let bridge = try BridgeProcess.start(config: config, environment: standIn.environment)
+        try await broker.waitForRetained("t2m/_cluster/bridges/kitchen", timeout: .seconds(15)) { $0.json?["adapters"] == ["hci0"] }
+        let browser = try await WebDriver.start()
+        try await browser.open("http://127.0.0.1:\(port)/#/bridge")
+        let row = try await browser.wait(
+            "the kitchen's row", for: "const row = document.querySelector('tr[data-bridge=\"kitchen\"]'); return row ? row.textContent : null;")
+        #expect(row.stringValue?.contains("kitchen (this one)") == true, "\(row)")
+        #expect(row.stringValue?.contains("hci0") == true, "\(row)")
+        await browser.stop()
+        #expect(try await bridge.terminate() == 0)
+    }
+}

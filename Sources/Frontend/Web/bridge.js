@@ -49,7 +49,7 @@ export class BridgeView {
         [h('span', { class: 'muted' }, key.replaceAll('_', ' ')), h('span', {}, value === null ? '—' : typeof value === 'object' ? JSON.stringify(value) : String(value))])))));
   }
 
-  // Several bridges of one home: this bridge's id and devices, and every bridge it knows with its room and slots.
+  // Several bridges of one home: this bridge's id and devices, and every bridge it knows with its room, radios and slots.
   clusterCard(cluster) {
     const bridges = Object.entries(cluster.bridges || {}).sort(([a], [b]) => a.localeCompare(b));
     return h('div', { class: 'card' }, h('h2', {}, 'Cluster'),
@@ -57,11 +57,12 @@ export class BridgeView {
         h('span', { class: 'muted' }, 'This bridge'), h('span', {}, cluster.bridge_id),
         h('span', { class: 'muted' }, 'Devices it owns'), h('span', {}, String(cluster.owned_devices ?? 0))),
       h('table', { class: 'cluster-bridges' },
-        h('tr', {}, ...['Bridge', 'State', 'Room', 'Free slots'].map((title) => h('th', {}, title))),
+        h('tr', {}, ...['Bridge', 'State', 'Room', 'Adapters', 'Free slots'].map((title) => h('th', {}, title))),
         ...bridges.map(([id, presence]) => h('tr', { 'data-bridge': id },
           h('td', {}, id === cluster.bridge_id ? `${id} (this one)` : id),
           h('td', {}, h('span', { class: `pill ${presence.state === 'online' ? 'online' : 'offline'}` }, presence.state || 'unknown')),
           h('td', {}, presence.room || '—'),
+          h('td', {}, Array.isArray(presence.adapters) && presence.adapters.length ? presence.adapters.join(', ') : '—'),
           h('td', {}, presence.slots === undefined || presence.slots === null ? '—' : String(presence.slots))))));
   }
 }
