@@ -75,8 +75,25 @@ extension LIFXDriver {
             if let light = current[id] { publish(.lifx(light: id), LightStateMapping.state(of: light)) }
         }
         let touched = Set(lightIDs)
-        for group in groups.values where !touched.isDisjoint(with: group.members) { publishGroup(group) }
+        let stale = groups.values.filter { !touched.isDisjoint(with: $0.members) }.map(\.id)
+        guard !stale.isEmpty else { return }
+        staleGroups.formUnion(stale)
+        groupWake.yield()
     }
+
+    /// Publishes the groups whose members changed, at most every `groupPause`: a group's state is derived from all
+    /// its members, and a burst of commands to them (a slider, a scene) would otherwise publish it once per command.
+    func groupLoop() async {
+        for await _ in groupWakeups {
+            guard (try? await Task.sleep(for: Self.groupPause)) != nil else { return }
+            let stale = staleGroups
+            staleGroups = []
+            for id in stale.sorted() { if let group = groups[id] { publishGroup(group) } }
+        }
+    }
+
+    /// How long a group's state may lag its members' while they change.
+    static let groupPause = Duration.milliseconds(100)
 
     /// A group's state: on if any member is on; brightness the mean of the lit members; colour of the first lit one.
     func publishGroup(_ group: LIFXGroup) {

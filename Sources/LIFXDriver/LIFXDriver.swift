@@ -35,6 +35,10 @@ public actor LIFXDriver: DeviceDriver {
     var status = IntegrationStatus(.starting)
     let writerWake: AsyncStream<Void>.Continuation
     let writerWakeups: AsyncStream<Void>
+    /// Groups whose members changed since their state was last published, and the wake-up of their publisher.
+    var staleGroups: Set<String> = []
+    let groupWake: AsyncStream<Void>.Continuation
+    let groupWakeups: AsyncStream<Void>
     /// The pause between polls, cut short by a `/get`, a refresh request, or after a direct write.
     let pollPause = PollPause()
 
@@ -45,6 +49,7 @@ public actor LIFXDriver: DeviceDriver {
         self.options = options
         self.logger = logger
         (writerWakeups, writerWake) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
+        (groupWakeups, groupWake) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
     }
 
     /// Polls and writes until cancelled; `finish()` then sends what is still pending.
@@ -52,6 +57,7 @@ public actor LIFXDriver: DeviceDriver {
         await withTaskGroup(of: Void.self) { group in
             group.addTask { await self.pollLoop() }
             group.addTask { await self.writeLoop() }
+            group.addTask { await self.groupLoop() }
             await group.waitForAll()
         }
     }
