@@ -126,7 +126,7 @@ struct ClusterIntegrationTests {
         #expect(try await bedroom.terminate() == 0)
     }
 
-    @Test("only the owner connects a Nova; /set reaches it once; SIGTERM hands it over within 2 s and the other bridge connects it")
+    @Test("only the owner connects a Nova; /set reaches it once; SIGTERM hands it over within 2 s, with no availability gap, and the other bridge connects it")
     func connection() async throws {
         let broker = try await Broker.start(logPublishes: true)
         let (kitchen, kitchenBlueZ) = try await Self.bridge("kitchen", room: "kitchen", broker: broker)
@@ -151,6 +151,9 @@ struct ClusterIntegrationTests {
         try await broker.waitForRetained("t2m/\(Self.nova)") { $0.json?["state"] == "ON" && $0.json?["status"] == "ready" }
         #expect(try await Self.connected(bedroomBlueZ, Self.novaAddress) == false, "no write can have reached the bedroom's Nova")
 
+        let availability = "t2m/\(Self.nova)/availability"
+        try await client.subscribe(availability)
+        let mark = client.mark
         let stopped = ContinuousClock.now
         #expect(try await kitchen.terminate() == 0)
         try await broker.waitForRetained("t2m/_cluster/claims/\(Self.nova)", timeout: .seconds(2)) { $0.json?["owner"] == "bedroom" }
@@ -160,6 +163,10 @@ struct ClusterIntegrationTests {
         try await waitUntil("the bedroom bridge connects the Nova", timeout: .seconds(15)) {
             try await Self.connected(bedroomBlueZ, Self.novaAddress)
         }
+        // No availability gap: neither bridge said the flash went offline while it changed hands.
+        let said = client.messages(on: availability).filter { $0.index >= mark }.compactMap { $0.json?["state"]?.stringValue }
+        #expect(!said.contains("offline"), "\(said)")
+        #expect(try await broker.retainedJSON(availability)?["state"] == "online")
         #expect(try await bedroom.terminate() == 0)
         await client.close()
     }
