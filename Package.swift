@@ -278,7 +278,7 @@ let package = Package(
                 "BLEFormats",
                 "Mosquitto",
                 "LIFXSimulator",
-                "TestSupport",
+                "Harness",
                 "Bridge",
                 "BridgeConfig",
                 "BridgeCore",
@@ -296,10 +296,20 @@ let package = Package(
             exclude: ["bare"],
             swiftSettings: strictSettings
         ),
+        // The real parts the benchmark and the tests run: a mosquitto broker, a private D-Bus with the BlueZ stand-in,
+        // the daemon as a process or in process, an MQTT client.
+        .target(
+            name: "Harness",
+            dependencies: [
+                "Mosquitto", "BridgeCore", "BridgeConfig", "Things2MQTTApp", "DBus",
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strictSettings
+        ),
         .target(
             name: "TestSupport",
             dependencies: [
-                "Mosquitto", "LIFXSimulator", "BridgeCore", "Bridge", "BridgeConfig", "Things2MQTTApp", "DBus", "EV3Simulator",
+                "Harness", "Mosquitto", "LIFXSimulator", "BridgeCore", "Bridge", "BridgeConfig", "Things2MQTTApp", "DBus", "EV3Simulator",
                 "EV3Protocol", "LIFXModels", "BLEModels", "EV3Driver",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),

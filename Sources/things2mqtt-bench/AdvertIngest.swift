@@ -1,6 +1,6 @@
 import BridgeCore
 import Foundation
-import TestSupport
+import Harness
 
 /// Advert ingest: a burst of BlueZ-shaped `PropertiesChanged` signals for 100 devices from the C sender (which
 /// owns `org.bluez` and lists the devices itself), taken once by the bare C receiver and once by the daemon,

@@ -1,6 +1,6 @@
 import BridgeCore
 import Foundation
-import TestSupport
+import Harness
 
 /// BLE memory with 1,000 devices in range (advert ingest is `AdvertIngest`).
 struct BLEBench {

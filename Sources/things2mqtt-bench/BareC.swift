@@ -1,5 +1,5 @@
 import Foundation
-import TestSupport
+import Harness
 
 /// The C programs in `bare/` (a BlueZ-shaped signal sender and the bare libdbus receiver), compiled for this
 /// run with the system's C compiler against libdbus, so the daemon is compared with plain C on the same bus.

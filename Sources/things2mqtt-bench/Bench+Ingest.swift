@@ -1,4 +1,4 @@
-import TestSupport
+import Harness
 
 extension Bench {
     /// Advert ingest: the C sender's bursts for 100 devices, taken by the bare C receiver and by the daemon.

@@ -1,7 +1,7 @@
 import ArgumentParser
 import Foundation
 import Logging
-import TestSupport
+import Harness
 
 /// Prints the performance figures of things2mqtt: `swift build -c release && .build/release/things2mqtt-bench`.
 @main

@@ -2,7 +2,7 @@ import BridgeCore
 import DBus
 import Foundation
 import Support
-import TestSupport
+import Harness
 
 /// Three bridges, each with its own BlueZ stand-in, all hearing the same sensors (the strongest at −60 dBm, the
 /// others at −70 and −80, each advert ±3 dB): the MQTT traffic per device next to one bridge alone under the

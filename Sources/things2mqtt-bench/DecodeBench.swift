@@ -1,6 +1,6 @@
 import BLEFormats
 import Support
-import TestSupport
+import Harness
 
 /// What each advert format costs to decode, pure (no D-Bus, no MQTT): every decoder over one of its public test
 /// adverts, the encrypted ones with their keys, so decryption is counted.

@@ -2,7 +2,7 @@ import BridgeCore
 import EV3Protocol
 import EV3Simulator
 import Foundation
-import TestSupport
+import Harness
 import Support
 
 /// EV3 figures from an external MQTT client against the release daemon and two simulated bricks over TCP:

@@ -1,7 +1,7 @@
 import BridgeCore
 import Foundation
 import LIFXSimulator
-import TestSupport
+import Harness
 
 /// What users feel, measured from an external MQTT client (its own process, TCP_NODELAY) against the release
 /// daemon, each figure next to a broker-only echo from the same client in the same run.

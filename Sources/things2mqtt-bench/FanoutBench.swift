@@ -3,7 +3,7 @@ import Foundation
 import Glibc
 import Synchronization
 import Support
-import TestSupport
+import Harness
 
 /// The web frontend's fan-out: pages connected to the daemon's `api` websocket while 100 lights change state
 /// 10 times a second, the `/set` → state round trip of another light measured from an external MQTT client

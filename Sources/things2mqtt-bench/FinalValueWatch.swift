@@ -3,7 +3,7 @@ import Foundation
 import Logging
 import Mosquitto
 import Synchronization
-import TestSupport
+import Harness
 
 /// An MQTT client on every device state topic under a base topic, noting when each topic first carries its
 /// final value (`key` equal to `final`), on CLOCK_MONOTONIC like the C programs, so the daemon is timed to

@@ -1,7 +1,7 @@
 import BridgeCore
 import DBus
 import Foundation
-import TestSupport
+import Harness
 
 /// Two bridges, each with its own BlueZ stand-in, and one Nova flash their connect rules connect. The flash
 /// moves from one bridge to the other in one step (−55 ↔ −85 dBm), again and again, at the default cluster

@@ -1,6 +1,6 @@
 import BridgeCore
 import Foundation
-import TestSupport
+import Harness
 import Support
 
 /// Hostile input against the running daemon: a mix of payloads no client should send, on device, unknown

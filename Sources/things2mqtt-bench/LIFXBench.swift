@@ -1,7 +1,7 @@
 import BridgeCore
 import Foundation
 import LIFXSimulator
-import TestSupport
+import Harness
 
 /// Figures for the LIFX integration: the daemon against the simulator over real HTTP.
 struct LIFXBench {

@@ -2,7 +2,7 @@ import BridgeCore
 import DBus
 import Foundation
 import Synchronization
-import TestSupport
+import Harness
 
 /// `/set` → Nova frame at the flash, from an external MQTT client against the release daemon and the BlueZ
 /// stand-in, next to the broker echo of the same client in the same run.

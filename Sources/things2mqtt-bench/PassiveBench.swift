@@ -1,6 +1,6 @@
 import BridgeCore
 import Foundation
-import TestSupport
+import Harness
 
 /// Passive sensors: memory with 1,000 sensors and after 1,000 random addresses, and what a 10 Hz advertiser
 /// costs the broker (decoded advert ingest is `AdvertIngest`).

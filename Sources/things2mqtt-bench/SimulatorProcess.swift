@@ -1,5 +1,5 @@
 import Foundation
-import TestSupport
+import Harness
 
 /// A device simulator in a process of its own (`things2mqtt-sim`, built beside the daemon), so the load this
 /// process generates does not slow the simulator's answers.

@@ -5,7 +5,7 @@ import Foundation
 import Logging
 import Mosquitto
 import Synchronization
-import TestSupport
+import Harness
 import LIFXModels
 import Things2MQTTApp
 

@@ -3,9 +3,10 @@ import TestSupport
 import Testing
 
 /// Full Foundation brings ICU's 34 MB of data into the binary; the daemon's own modules use FoundationEssentials.
-/// Only the tools around it (the benchmark, the simulators, the build-time page embedder) may import Foundation.
+/// Only the tools around it (the benchmark and its harness, the simulators, the build-time page embedder) may import
+/// Foundation.
 @Suite struct FoundationImportTests {
-    static let tools: Set = ["things2mqtt-bench", "things2mqtt-sim", "LIFXSimulator", "EV3Simulator", "embed-web", "EmbedWebPlugin"]
+    static let tools: Set = ["things2mqtt-bench", "things2mqtt-sim", "LIFXSimulator", "EV3Simulator", "embed-web", "EmbedWebPlugin", "Harness"]
 
     @Test func noDaemonModuleImportsFullFoundation() throws {
         let sources = BridgeProcess.packageRoot + "/Sources"
