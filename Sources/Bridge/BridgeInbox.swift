@@ -35,6 +35,8 @@ public final class BridgeInbox: Sendable {
     private struct State {
         var queue: InboxQueue
         var waiter: CheckedContinuation<BridgeInput?, Never>?
+        /// Closed at graceful shutdown: the consumer gets nil from then on.
+        var closed = false
         var filter: InboxFilter?
         var received = 0
         var refused = 0
@@ -96,7 +98,15 @@ public final class BridgeInbox: Sendable {
         }
     }
 
-    /// The inputs in order, for the bridge's one consumer; ends when the consuming task is cancelled.
+    /// Ends the consumer's inputs (graceful shutdown): a waiting `next()` returns nil at once, and so does every later one.
+    func close() {
+        state.withLock { state in
+            state.closed = true
+            return state.waiter.take()
+        }?.resume(returning: nil)
+    }
+
+    /// The inputs in order, for the bridge's one consumer; ends when the consuming task is cancelled or the inbox closed.
     public var inputs: Inputs { Inputs(inbox: self) }
 
     /// Waits for the next input; nil once the waiting task is cancelled.
@@ -105,7 +115,7 @@ public final class BridgeInbox: Sendable {
         return await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in
                 let ready = state.withLock { state -> Bool in
-                    if !state.queue.isEmpty || Task.isCancelled { return true }
+                    if !state.queue.isEmpty || Task.isCancelled || state.closed { return true }
                     state.waiter = continuation
                     return false
                 }
@@ -116,7 +126,7 @@ public final class BridgeInbox: Sendable {
         }
     }
 
-    private func nextInput() -> BridgeInput? { state.withLock { $0.queue.pop() } }
+    private func nextInput() -> BridgeInput? { state.withLock { $0.closed ? nil : $0.queue.pop() } }
 
     /// An `AsyncSequence` over the inbox's inputs.
     public struct Inputs: AsyncSequence, Sendable {

@@ -84,9 +84,16 @@ public actor BridgeService: Service {
             group.addTask { await self.rememberedUpdates.run() }
             if let ring = options.logRing { group.addTask { await self.publishLogging(from: ring) } }
             start()
-            for await input in inbox.inputs.cancelOnGracefulShutdown() {
-                await handle(input)
-                if stop != nil { break }
+            // Not `cancelOnGracefulShutdown()`: that merges the inputs with the shutdown signal, which hands every
+            // input from one task to another on its way, an extra wake-up for each command.
+            let inbox = self.inbox
+            await withGracefulShutdownHandler {
+                for await input in inbox.inputs {
+                    await handle(input)
+                    if stop != nil { break }
+                }
+            } onGracefulShutdown: {
+                inbox.close()
             }
             group.cancelAll()
         }
