@@ -3,9 +3,11 @@ import BridgeCore
 /// A device's commanded state travels with a passed claim: the owner tells the cluster what it published, and the
 /// next owner goes on from it.
 extension BridgeService {
-    /// Tells the cluster the settable part of a state this bridge just published, for a claim it may pass on.
+    /// Tells the cluster the settable part of a light's state this bridge just published, for a claim it may pass
+    /// on; only lights, as only a light's carried state is applied (see `goOn`), so nothing else pays for it on the
+    /// publish path.
     func noteCarried(_ record: DeviceRecord) {
-        guard let cluster, cluster.owned.contains(record.id) else { return }
+        guard let cluster, record.descriptor.lightFeatures != nil, cluster.owned.contains(record.id) else { return }
         self.cluster?.published(record.id, settable: record.descriptor.settableState(record.state))
     }
 

@@ -88,7 +88,11 @@ extension BridgeService {
 
     /// Subscribes to the commands of aliases with as many topic levels as `alias` (`kitchen/light` has two), once.
     func listenForCommands(to alias: String) {
-        let levels = alias.split(separator: "/", omittingEmptySubsequences: false).count
+        listenForCommands(levels: alias.split(separator: "/", omittingEmptySubsequences: false).count)
+    }
+
+    /// Subscribes to the commands of aliases of up to `levels` topic levels, those not yet subscribed.
+    func listenForCommands(levels: Int) {
         while commandLevels < levels {
             commandLevels += 1
             for filter in topics.commandFilters(levels: commandLevels) { transport.subscribe(filter, qos: config.mqtt.qos) }

@@ -108,7 +108,7 @@ public actor BridgeService: Service {
     private func start() {
         publishJSON(topics.bridgeState, ["state": "online"], retain: true, qos: 1)
         transport.subscribe(topics.requestFilter, qos: config.mqtt.qos)
-        listenForCommands(to: "device")
+        listenForCommands(levels: 1)
         for alias in config.devices.values.compactMap(\.alias) + savedAliases.values { listenForCommands(to: alias) }
         if config.homeassistant.enabled {
             transport.subscribe(config.homeassistant.statusTopic, qos: 1)
