@@ -45,8 +45,9 @@ struct FanoutBench {
         client.client.subscribe("bench/echo", qos: 1)
         for probe in probes { client.client.subscribe("\(base)/\(probe)", qos: 1) }
         var figures = Figures()
-        let stalled = try RawSocket(port: port)
-        let readers = try PageReaders(pages: pages, port: port)
+        let stalled = try RawWebSocketClient(port: port, receiveBuffer: 4096)
+        try await stalled.handshake(first: #"{"auth":""}"#)
+        let readers = try await PageReaders.connect(pages: pages, port: port)
         defer { readers.stop() }
         figures.rssBefore = residentMiB(pid: process.child.pid) ?? .nan
         resetPeakResident(pid: process.child.pid)
@@ -91,52 +92,12 @@ struct FanoutBench {
             group.cancelAll()
         }
         figures.frames = readers.frames
-        figures.stalledClosed = await stalled.isClosed(within: .seconds(10))
+        figures.stalledClosed = (try? await stalled.drainUntilClosed(timeout: .seconds(10))) != nil
         try await Task.sleep(for: .seconds(2))
         figures.rssAfter = residentMiB(pid: process.child.pid) ?? .nan
         _ = try await process.terminate()
         simulator.stop()
         await client.close()
         return figures
-    }
-}
-
-/// A page on a raw socket: the websocket upgrade and `{"auth":""}` sent, then read by its owner, or never (a
-/// stalled page, with a small receive buffer).
-final class RawSocket: Sendable {
-    let descriptor: Int32
-
-    init(port: Int, receiveBuffer: Int32? = 4096) throws {
-        descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        if var size = receiveBuffer {
-            setsockopt(descriptor, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size))
-        }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = in_port_t(UInt16(port).bigEndian)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-        }
-        guard connected == 0 else { throw TestFailure("connect() failed: \(errno)") }
-        let request = "GET /api HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
-            + "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n"
-        // The upgrade, then `{"auth":""}` as one masked text frame (mask 0: the payload as it is).
-        let bytes = Array(request.utf8) + [0x81, 0x80 | 11, 0, 0, 0, 0] + Array(#"{"auth":""}"#.utf8)
-        guard send(descriptor, bytes, bytes.count, 0) == bytes.count else { throw TestFailure("send() failed") }
-    }
-
-    deinit { close(descriptor) }
-
-    /// Reads what the daemon still sends, without blocking a thread; true once it has closed the connection.
-    func isClosed(within timeout: Duration) async -> Bool {
-        var buffer = [UInt8](repeating: 0, count: 65536)
-        let deadline = ContinuousClock.now + timeout
-        while ContinuousClock.now < deadline {
-            let count = recv(descriptor, &buffer, buffer.count, Int32(MSG_DONTWAIT))
-            if count == 0 || (count < 0 && errno == ECONNRESET) { return true }
-            if count < 0 { try? await Task.sleep(for: .milliseconds(20)) }
-        }
-        return false
     }
 }

@@ -1,4 +1,5 @@
 import Glibc
+import Harness
 import Synchronization
 import Support
 
@@ -7,14 +8,24 @@ import Support
 /// pages share two cores with the daemon and the measuring client, so they must cost as little as possible
 /// (and never take a place on the cooperative pool the measuring client runs on).
 final class PageReaders: Sendable {
-    private let sockets: [RawSocket]
+    private let sockets: [RawWebSocketClient]
     private let counts: Mutex<[Int]>
     private let stopped = Atomic<Bool>(false)
 
-    /// Connects `pages` sockets to the daemon's `api` and starts reading them.
-    init(pages: Int, port: Int) throws {
-        sockets = try (0..<pages).map { _ in try RawSocket(port: port, receiveBuffer: nil) }
-        counts = Mutex([Int](repeating: 0, count: pages))
+    /// Connects `pages` sockets to the daemon's `api`, past the upgrade, and starts reading them.
+    static func connect(pages: Int, port: Int) async throws -> PageReaders {
+        var sockets: [RawWebSocketClient] = []
+        for _ in 0..<pages {
+            let socket = try RawWebSocketClient(port: port, receiveBuffer: nil)
+            try await socket.handshake(first: #"{"auth":""}"#)
+            sockets.append(socket)
+        }
+        return PageReaders(sockets)
+    }
+
+    private init(_ sockets: [RawWebSocketClient]) {
+        self.sockets = sockets
+        counts = Mutex([Int](repeating: 0, count: sockets.count))
         let descriptors = sockets.map(\.descriptor)
         DetachedThread.start(name: "bench-pages") { [self] in read(descriptors) }
     }
@@ -44,11 +55,9 @@ final class PageReaders: Sendable {
     }
 }
 
-/// Finds where server-to-client websocket frames end in a byte stream (after the HTTP upgrade answer), without
-/// looking at their payloads: the count is all the fan-out needs.
+/// Finds where server-to-client websocket frames end in a byte stream (read after the upgrade), without looking at
+/// their payloads: the count is all the fan-out needs.
 struct FrameBoundaries {
-    private var headerDone = false
-    private var headerTail: [UInt8] = []
     /// Bytes of the current frame's header read so far, and the payload bytes still to skip.
     private var header: [UInt8] = []
     private var remaining = 0
@@ -56,14 +65,6 @@ struct FrameBoundaries {
     /// Takes the next bytes; returns how many frames ended in them.
     mutating func feed(_ bytes: ArraySlice<UInt8>) -> Int {
         var index = bytes.startIndex
-        if !headerDone {
-            while index < bytes.endIndex, !headerDone {
-                headerTail.append(bytes[index])
-                if headerTail.count > 4 { headerTail.removeFirst() }
-                headerDone = headerTail == [13, 10, 13, 10]
-                index += 1
-            }
-        }
         var frames = 0
         while index < bytes.endIndex {
             if remaining > 0 {

@@ -100,7 +100,7 @@ struct APISocketTests {
     @Test("a page that stops reading is closed once its buffer passes the bound; the bridge never waits for it")
     func stalledClientIsClosed() async throws {
         let frontend = try await FrontendHarness.start(limits: TapLimits(messages: 256, bytes: 1 << 20))
-        let client = try StalledClient(port: frontend.port)
+        let client = try RawWebSocketClient(port: frontend.port)
         try await client.handshake(first: #"{"auth":""}"#)
         try await waitUntil("the socket's subscription", timeout: .seconds(10)) { frontend.tap.readerCount == 1 }
         // 16 MB of events: far more than the socket buffers and the 1 MiB bound hold.
@@ -119,23 +119,23 @@ struct APISocketTests {
         let frontend = try await FrontendHarness.start()
         let host = "127.0.0.1:\(frontend.port)"
         await #expect(throws: TestFailure.self) {
-            try await StalledClient(port: frontend.port).handshake(first: "{}", host: host, origin: "http://evil.example")
+            try await RawWebSocketClient(port: frontend.port).handshake(first: "{}", host: host, origin: "http://evil.example")
         }
-        try await StalledClient(port: frontend.port).handshake(first: "{}", host: host, origin: "http://\(host)")
+        try await RawWebSocketClient(port: frontend.port).handshake(first: "{}", host: host, origin: "http://\(host)")
         // DNS rebinding: a foreign name resolving to 127.0.0.1 is its own origin, but not a loopback host.
         let rebound = "attacker.example:\(frontend.port)"
         await #expect(throws: TestFailure.self) {
-            try await StalledClient(port: frontend.port).handshake(first: "{}", host: rebound, origin: "http://\(rebound)")
+            try await RawWebSocketClient(port: frontend.port).handshake(first: "{}", host: rebound, origin: "http://\(rebound)")
         }
         let local = "localhost:\(frontend.port)"
-        try await StalledClient(port: frontend.port).handshake(first: "{}", host: local, origin: "http://\(local)")
+        try await RawWebSocketClient(port: frontend.port).handshake(first: "{}", host: local, origin: "http://\(local)")
         await frontend.stop()
     }
 
     @Test("past the limit of pages a new socket is closed with 1013, and gets in once a place is free")
     func socketLimit() async throws {
         let frontend = try await FrontendHarness.start(maxSockets: 2)
-        let holding = [try StalledClient(port: frontend.port), try StalledClient(port: frontend.port)]
+        let holding = [try RawWebSocketClient(port: frontend.port), try RawWebSocketClient(port: frontend.port)]
         for page in holding { try await page.handshake(first: #"{"auth":""}"#) }
         try await waitUntil("two pages subscribed", timeout: .seconds(10)) { frontend.tap.readerCount == 2 }
         let refused = try await Self.session(frontend.api, first: #"{"auth":""}"#) { _ in false }

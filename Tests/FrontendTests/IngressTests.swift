@@ -15,12 +15,12 @@ struct IngressTests {
         for path in ["/", "/app.js", "/healthz", "/metrics", "/api/hassio_ingress/abc/"] {
             #expect(try await status(closed.url + path) == 403, "\(path)")
         }
-        await #expect(throws: TestFailure.self) { try await StalledClient(port: closed.port).handshake(first: "{}") }
+        await #expect(throws: TestFailure.self) { try await RawWebSocketClient(port: closed.port).handshake(first: "{}") }
         await closed.stop()
 
         let open = try await FrontendHarness.start(allowFrom: ["172.30.32.2", "127.0.0.1"])
         #expect(try await status(open.url + "/") == 200)
-        try await StalledClient(port: open.port).handshake(first: "{}")
+        try await RawWebSocketClient(port: open.port).handshake(first: "{}")
         await open.stop()
     }
 
@@ -28,7 +28,7 @@ struct IngressTests {
     func remoteUser() async throws {
         let logs = LogCapture()
         let frontend = try await FrontendHarness.start(logger: logs.logger("frontend"))
-        let client = try StalledClient(port: frontend.port)
+        let client = try RawWebSocketClient(port: frontend.port)
         try await client.handshake(
             first: #"{"topic":"lifx_d073d5000001/set","payload":{"state":"ON"}}"#,
             headers: ["X-Ingress-Path: /api/hassio_ingress/abc", "X-Remote-User-Name: alice"])

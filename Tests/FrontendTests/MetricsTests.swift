@@ -107,7 +107,7 @@ struct DaemonFrontendTests {
     @Test("a page that stopped reading does not hold up the daemon's exit")
     func stalledPageAtShutdown() async throws {
         let rig = try await DaemonRig.start()
-        let page = try StalledClient(port: rig.port)
+        let page = try RawWebSocketClient(port: rig.port)
         try await page.handshake(first: #"{"auth":""}"#)
         try await Task.sleep(for: .milliseconds(500))
         let started = ContinuousClock.now

@@ -1,20 +1,23 @@
 import Foundation
 import Glibc
 import Synchronization
-import TestSupport
 
-/// A websocket client on a raw socket that completes the upgrade, sends one frame and then reads nothing: a
-/// browser tab that stalled. Its receive buffer is kept at 64 KiB, so the server's writes back up soon and what
-/// is left in the socket buffers drains fast once the test reads. Reads never
-/// block: a test task waiting in `recv` would hold one of the few threads every test shares.
-final class StalledClient {
-    let descriptor: Int32
+/// A websocket client on a raw socket that completes the upgrade and sends one frame: a browser tab that then
+/// stalls (it reads nothing), or a page whose owner reads the socket itself, as cheaply as it can. Its receive
+/// buffer is kept small, so a stalled page's server writes back up soon and what is left in the socket buffers
+/// drains fast once it reads. Reads never block: a task waiting in `recv` would hold one of the few threads
+/// every task shares.
+public final class RawWebSocketClient: Sendable {
+    /// The socket, for an owner that reads it.
+    public let descriptor: Int32
 
-    init(port: Int) throws {
+    /// Connects to the web frontend at `port`; `receiveBuffer` bytes of receive buffer (nil: the system's).
+    public init(port: Int, receiveBuffer: Int32? = 65536) throws {
         descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard descriptor >= 0 else { throw TestFailure("socket() failed") }
-        var size: Int32 = 65536
-        setsockopt(descriptor, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size))
+        if var size = receiveBuffer {
+            setsockopt(descriptor, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size))
+        }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = in_port_t(UInt16(port).bigEndian)
@@ -30,14 +33,14 @@ final class StalledClient {
     deinit { hangUp() }
 
     /// Closes the connection, as a tab being closed does.
-    func hangUp() {
+    public func hangUp() {
         guard !closed.withLock({ state in defer { state = true }; return state }) else { return }
         close(descriptor)
     }
 
     /// Upgrades to a websocket and sends `first`; `origin` is sent as a browser would, `headers` (`Name: value`)
     /// as a proxy in front adds them.
-    func handshake(first text: String, host: String = "127.0.0.1", origin: String? = nil, headers: [String] = []) async throws {
+    public func handshake(first text: String, host: String = "127.0.0.1", origin: String? = nil, headers: [String] = []) async throws {
         let request = "GET /api HTTP/1.1\r\nHost: \(host)\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
             + (origin.map { "Origin: \($0)\r\n" } ?? "") + headers.map { $0 + "\r\n" }.joined()
             + "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n"
@@ -71,7 +74,7 @@ final class StalledClient {
     }
 
     /// Reads everything the server still sends; returns the byte count once it has closed the connection.
-    func drainUntilClosed(timeout: Duration) async throws -> Int {
+    public func drainUntilClosed(timeout: Duration) async throws -> Int {
         var total = 0
         var buffer = [UInt8](repeating: 0, count: 65536)
         let deadline = ContinuousClock.now + timeout
