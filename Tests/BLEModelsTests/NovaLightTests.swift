@@ -68,7 +68,7 @@ struct NovaLightTests {
         (
             lit,
             [
-                "state": "ON", "brightness": 200, "color_temp": 3000, "color_mode": "color_temp", "effect": nil,
+                "state": "ON", "brightness": 200, "color_temp": 3000, "color_mode": "color_temp", "effect": .null,
                 "timeout": 2000,
             ]
         ),

@@ -94,19 +94,19 @@ struct CompositeExposeTests {
             state: ["motor_a": ["speed": 0, "position": 10], "battery": 80], first: ["motor_a": ["speed": 20]],
             second: ["motor_a": ["position": 360]], merged: ["motor_a": ["speed": 20, "position": 360], "battery": 80]),
         MergeCase(
-            state: ["gatt": ["a": "01", "b": "02"]], first: ["gatt": ["a": nil]], second: ["gatt": ["c": "03"]],
+            state: ["gatt": ["a": "01", "b": "02"]], first: ["gatt": ["a": .null]], second: ["gatt": ["c": "03"]],
             merged: ["gatt": ["b": "02", "c": "03"]]),
         MergeCase(
             state: ["sensors": ["port_1": ["value": 1, "mode": "reflect"]]], first: ["sensors": ["port_1": ["value": 2]]],
             second: ["sensors": ["port_2": ["value": 5]]],
             merged: ["sensors": ["port_1": ["value": 2, "mode": "reflect"], "port_2": ["value": 5]]]),
         MergeCase(
-            state: ["motor_a": ["speed": 5]], first: ["motor_a": nil], second: ["motor_a": ["position": 1]],
+            state: ["motor_a": ["speed": 5]], first: ["motor_a": .null], second: ["motor_a": ["position": 1]],
             merged: ["motor_a": ["position": 1]]),
         MergeCase(
             state: ["motor_a": ["speed": 5]], first: ["motor_a": "gone"], second: ["motor_a": ["position": 1]],
             merged: ["motor_a": ["position": 1]]),
-        MergeCase(state: [:], first: ["motor_a": ["speed": 5, "brake": nil]], second: ["battery": 9],
+        MergeCase(state: [:], first: ["motor_a": ["speed": 5, "brake": .null]], second: ["battery": 9],
             merged: ["motor_a": ["speed": 5], "battery": 9]),
         MergeCase(state: ["color": ["h": 1, "s": 2]], first: ["color": ["h": 3]], second: ["state": "ON"],
             merged: ["color": ["h": 3, "s": 2], "state": "ON"]),

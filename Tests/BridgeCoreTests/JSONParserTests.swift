@@ -24,15 +24,15 @@ struct JSONRefusal: Sendable, CustomTestStringConvertible {
 @Suite("JSON parser for payloads")
 struct JSONParserTests {
     static let valid: [(String, JSONValue)] = [
-        ("null", nil), ("true", true), ("false", false), ("0", 0), ("-0", 0), ("42", 42), ("-17", -17),
+        ("null", .null), ("true", true), ("false", false), ("0", 0), ("-0", 0), ("42", 42), ("-17", -17),
         ("3.25", 3.25), ("1e3", 1000), ("1E+2", 100), ("25e-1", 2.5), ("-0.5e1", -5), ("1e-999", 0),
         (#""""#, ""), (#""ON""#, "ON"), (#""a\"b\\c\/d""#, "a\"b\\c/d"), (#""\b\f\n\r\t""#, "\u{8}\u{c}\n\r\t"),
         (#""\u0041\u00e9\u20AC""#, "Aé€"), (#""\ud83d\ude00""#, "😀"), (#""\u0000""#, "\u{0}"),
         ("\"grüße 😀\"", "grüße 😀"), ("[]", []), ("{}", [:]), (" [ 1 , 2 ] ", [1, 2]),
-        ("\t\r\n{\"a\" :\n1}\n", ["a": 1]), (#"[[[]]]"#, [[[]]]), (#"[{},[],"",0,null]"#, [[:], [], "", 0, nil]),
+        ("\t\r\n{\"a\" :\n1}\n", ["a": 1]), (#"[[[]]]"#, [[[]]]), (#"[{},[],"",0,null]"#, [[:], [], "", 0, .null]),
         (#"{"a":1,"a":2}"#, ["a": 2]), (#"{"state":"ON","brightness":128,"color":{"h":24.5,"s":100}}"#,
             ["state": "ON", "brightness": 128, "color": ["h": 24.5, "s": 100]]),
-        (#"{"":{"\u00e9":[true,false,null]}}"#, ["": ["é": [true, false, nil]]]),
+        (#"{"":{"\u00e9":[true,false,null]}}"#, ["": ["é": [true, false, .null]]]),
         ("1.7976931348623157e308", 1.7976931348623157e308),
     ]
 

@@ -62,7 +62,7 @@ struct ValueParsingTests {
 
     static let encodings: [(JSONValue, String)] = [
         (128, "128"), (128.5, "128.5"), (-3, "-3"), (0, "0"), (1e14, "100000000000000"), (0.25, "0.25"),
-        (["b": 1, "a": [true, nil], "c": "x/y"], #"{"a":[true,null],"b":1,"c":"x/y"}"#),
+        (["b": 1, "a": [true, .null], "c": "x/y"], #"{"a":[true,null],"b":1,"c":"x/y"}"#),
         (["z": ["y": 2.0, "x": 1.0]], #"{"z":{"x":1,"y":2}}"#),
         (["state": "ON", "brightness": 254, "color": ["h": 24.0, "s": 100.0]], #"{"brightness":254,"color":{"h":24,"s":100},"state":"ON"}"#),
         ("quote \" and \\", #""quote \" and \\""#),
@@ -82,14 +82,14 @@ struct ValueParsingTests {
 
     @Test("JSON accessors and overlay")
     func accessors() {
-        let value: JSONValue = ["a": 1, "b": "x", "c": true, "d": nil]
+        let value: JSONValue = ["a": 1, "b": "x", "c": true, "d": .null]
         #expect(value["a"]?.doubleValue == 1)
         #expect(value["b"]?.stringValue == "x")
         #expect(value["c"]?.boolValue == true)
         #expect(value["d"] == .null)
         #expect(value["missing"] == nil)
         #expect(JSONValue.string("x")["a"] == nil)
-        let merged = ["a": 1, "b": 2].merging(overlay: ["b": nil, "c": 3] as [String: JSONValue])
+        let merged = ["a": 1, "b": 2].merging(overlay: ["b": .null, "c": 3] as [String: JSONValue])
         #expect(merged == ["a": 1, "c": 3])
         #expect(JSONValue.string("hi").brief == "\"hi\"")
         #expect(JSONValue.parse(Array(#""text""#.utf8)) == .string("text"))

@@ -176,12 +176,12 @@ struct CompositeStateTests {
         driver.emit(.discovered(Fixtures.brick()))
         driver.emit(.state(id, ["motor_a": ["speed": 0, "position": 0], "gatt": ["a": "01", "b": "02"]]))
         for step in 1...100 { driver.emit(.state(id, ["motor_a": ["position": .number(Double(step))]])) }
-        driver.emit(.state(id, ["motor_a": ["speed": 20], "gatt": ["a": nil]]))
+        driver.emit(.state(id, ["motor_a": ["speed": 20], "gatt": ["a": .null]]))
         driver.emit(.state(id, ["sensors": ["port_1": ["value": 1, "mode": "reflect"]]]))
         // Any other event of the device ends the merging; then a whole composite removed and partly set again
         // cannot fold into one change (merged into the state, it would keep port_1).
         driver.emit(.status(id, .ready))
-        driver.emit(.state(id, ["sensors": nil]))
+        driver.emit(.state(id, ["sensors": .null]))
         driver.emit(.state(id, ["sensors": ["port_2": ["value": 7]]]))
         try await bridge.run()
         _ = try await bridge.request("health_check")

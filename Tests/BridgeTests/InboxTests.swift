@@ -25,7 +25,7 @@ struct InboxTests {
         for step in 1...1000 { inbox.deviceSink.send(.state(Self.lamp, ["brightness": .number(Double(step))])) }
         inbox.deviceSink.send(.state(Self.other, ["state": "ON"]))
         inbox.deviceSink.send(.state(Self.lamp, ["effect": "pulse"]))
-        inbox.deviceSink.send(.state(Self.lamp, ["effect": nil]))
+        inbox.deviceSink.send(.state(Self.lamp, ["effect": .null]))
         let inputs = await drain(inbox, 2)
         guard case .device(.state(let first, let values)) = inputs[0], case .device(.state(let second, _)) = inputs[1] else {
             Issue.record("expected two state inputs, got \(inputs)")

@@ -84,6 +84,7 @@ struct MemoryBridgeTests {
         _ = try await bridge.waitForPublish("t2m/kitchen")
         let total = 20_000
         let transport = bridge.transport
+        let started = ContinuousClock.now
         let flood = Thread {
             for index in 0..<total { transport.inject("t2m/nobody/set", Array(#"{"state":"ON","n":\#(index)}"#.utf8)) }
         }
@@ -97,8 +98,13 @@ struct MemoryBridgeTests {
         }
         let accounted = Self.accountedRefusals(bridge.logs.all, source: "nobody", topic: "t2m/nobody/set")
         #expect(accounted == total, "\(bridge.logs.all.filter { $0.hasPrefix("WARNING") && !$0.contains("Command refused") }.joined(separator: "\n"))")
+        // Per 500 ms window (the test bridge's) and per kind and source, ten lines pass and one summary follows;
+        // the flood's two kinds are refusals at the door and by the parser. A loaded machine spreads the flood
+        // over more windows, so the bound follows the time it took.
+        let windows = Int(((ContinuousClock.now - started) / .milliseconds(500)).rounded(.up)) + 1
         let warnings = bridge.logs.all.filter { $0.hasPrefix("WARNING") }
-        #expect(warnings.count < 100, "\(warnings.count) warning lines for one flooding source")
+        #expect(warnings.count <= windows * 2 * 11, "\(warnings.count) warning lines for one flooding source in \(windows) windows")
+        #expect(warnings.count < total / 20)
         // Each refused command is a command_failed event or counted in an events_suppressed summary (which comes
         // only when a window had more than its burst: a slow machine may spread them over several windows).
         do {
@@ -116,7 +122,9 @@ struct MemoryBridgeTests {
             throw error
         }
         let events = bridge.transport.published.filter { $0.topic == "t2m/bridge/event" }
-        #expect(events.count < 100, "\(events.count) events for one flooding source")
+        let eventWindows = Int(((ContinuousClock.now - started) / .milliseconds(500)).rounded(.up)) + 1
+        #expect(events.count <= eventWindows * 11, "\(events.count) events for one flooding source in \(eventWindows) windows")
+        #expect(events.count < total / 20)
         await bridge.stop()
     }
 

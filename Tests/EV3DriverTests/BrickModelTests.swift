@@ -43,7 +43,7 @@ struct BrickModelTests {
         let color = AttachedDevice(type: .color, mode: 2)
         _ = model.apply([Self.port(.sensor(2), .color, mode: 2)])
         _ = model.apply([Self.port(.sensor(2), .color, mode: 2, assumed: color, values: [nil])])
-        #expect(model.state["port_2"] == ["type": "color", "mode": "color", "color": nil])
+        #expect(model.state["port_2"] == ["type": "color", "mode": "color", "color": .null])
         _ = model.apply([Self.port(.sensor(2), .color, mode: 2, assumed: color, values: [5])])
         #expect(model.state["port_2"]?["color"] == "red")
         _ = model.apply([Self.port(.sensor(2), .color, mode: 2, assumed: color, values: [9])])
@@ -103,11 +103,11 @@ struct BrickModelTests {
     @Test("state changes: values, nested values, and keys that went away", arguments: [
         ([:], ["a": 1], ["a": 1]),
         (["a": 1], ["a": 1], [:]),
-        (["a": 1, "b": 2], ["a": 1], ["b": nil]),
+        (["a": 1, "b": 2], ["a": 1], ["b": .null]),
         (["m": ["x": 1, "y": 2]], ["m": ["x": 1, "y": 3]], ["m": ["y": 3]]),
-        (["m": ["x": 1, "y": 2]], ["m": ["x": 1]], ["m": ["y": nil]]),
+        (["m": ["x": 1, "y": 2]], ["m": ["x": 1]], ["m": ["y": .null]]),
         (["m": ["x": 1]], ["m": 5], ["m": 5]),
-        ([:], ["v": nil], [:]),
+        ([:], ["v": .null], [:]),
     ] as [([String: JSONValue], [String: JSONValue], [String: JSONValue])])
     func stateChange(_ old: [String: JSONValue], _ new: [String: JSONValue], _ expected: [String: JSONValue]) {
         let change = StateChange.between(old, new)

@@ -49,7 +49,7 @@ struct CompositeDeviceTests {
                 let missing = leaf.expose.kind == .text && leaf.expose.isWritable ? "" : "None"
                 states = [
                     (.object(Fixtures.brickState), Self.rendered(value)), ([:], missing), (["motor_a": "stop"], missing),
-                    (["sensors": ["port_1": 5], "gatt": [:], "buttons": nil], missing),
+                    (["sensors": ["port_1": 5], "gatt": [:], "buttons": .null], missing),
                 ]
             }
             let commands = (Self.commands[leaf.objectID] ?? []).map { ($0.0, Optional($0.1)) }
@@ -101,7 +101,7 @@ struct CompositeDeviceTests {
         #expect(driver.commands.count == sent.count)
 
         // A partial nested change keeps the rest of the composite.
-        driver.emit(.state(Fixtures.brick().id, ["motor_a": ["position": 720], "gatt": ["00002a19-0000-1000-8000-00805f9b34fb": nil]]))
+        driver.emit(.state(Fixtures.brick().id, ["motor_a": ["position": 720], "gatt": ["00002a19-0000-1000-8000-00805f9b34fb": .null]]))
         let state = try await broker.waitForRetained("t2m/ev3_0016535d7e2d") { $0.json?["motor_a"]?["position"] == 720 }
         #expect(state.json?["motor_a"]?["speed"] == 20)
         #expect(state.json?["motor_a"]?["label"] == "left wheel")
