@@ -105,3 +105,14 @@ echo "==> swift test --force-resolved-versions --filter BrowserTests (the browse
 swift test --force-resolved-versions --filter BrowserTests
 echo "==> swift test --force-resolved-versions --filter '$CLUSTER' (several daemons, on their own)"
 swift test --force-resolved-versions --filter "$CLUSTER"
+
+# The binary people run is the static release build, and only it links the project's cut of ICU's data
+# (docs/architecture.md, "ICU's data"): a debug build's Foundation reads its own full package. So the suites
+# run once more with every daemon they start taken from the static release binary.
+echo "==> swift build -c release --product things2mqtt --static-swift-stdlib (the binary as shipped)"
+swift build -c release --product things2mqtt --static-swift-stdlib --force-resolved-versions --scratch-path .build-release
+RELEASE_BIN="$(swift build -c release --scratch-path .build-release --show-bin-path)/things2mqtt"
+echo "==> THINGS2MQTT_BIN=$RELEASE_BIN swift test --force-resolved-versions --skip '$QUIET'"
+THINGS2MQTT_BIN="$RELEASE_BIN" swift test --force-resolved-versions --skip "$QUIET"
+THINGS2MQTT_BIN="$RELEASE_BIN" swift test --force-resolved-versions --filter BrowserTests
+THINGS2MQTT_BIN="$RELEASE_BIN" swift test --force-resolved-versions --filter "$CLUSTER"
