@@ -89,6 +89,15 @@ public final class BridgeProcess: Sendable {
     /// The `things2mqtt` binary: `$THINGS2MQTT_BIN`, or the one built beside the test bundle.
     public static func binaryPath() throws -> String {
         if let override = ProcessInfo.processInfo.environment["THINGS2MQTT_BIN"] { return override }
+        return try built("things2mqtt")
+    }
+
+    /// The `things2mqtt-sim` binary built beside the test bundle or the benchmark; a `$THINGS2MQTT_BIN` built
+    /// elsewhere (the static release daemon) does not move it.
+    public static func simulatorPath() throws -> String { try built("things2mqtt-sim") }
+
+    /// The executable `name` in the folders around the running binary, or in `.build/debug`.
+    private static func built(_ name: String) throws -> String {
         var folders: [URL] = []
         for start in [URL(fileURLWithPath: CommandLine.arguments[0]), Bundle.main.bundleURL] {
             var folder = start.resolvingSymlinksInPath().deletingLastPathComponent()
@@ -99,7 +108,7 @@ public final class BridgeProcess: Sendable {
         }
         folders.append(URL(fileURLWithPath: packageRoot).appendingPathComponent(".build/debug"))
         for folder in folders {
-            let candidate = folder.appendingPathComponent("things2mqtt").path
+            let candidate = folder.appendingPathComponent(name).path
             var isDirectory: ObjCBool = false
             if FileManager.default.fileExists(atPath: candidate, isDirectory: &isDirectory), !isDirectory.boolValue,
                 FileManager.default.isExecutableFile(atPath: candidate)
@@ -107,12 +116,7 @@ public final class BridgeProcess: Sendable {
                 return candidate
             }
         }
-        throw TestFailure("things2mqtt binary not found near \(CommandLine.arguments[0]); run swift build first or set THINGS2MQTT_BIN")
-    }
-
-    /// The `things2mqtt-sim` binary built beside the daemon's.
-    public static func simulatorPath() throws -> String {
-        URL(fileURLWithPath: try binaryPath()).deletingLastPathComponent().appendingPathComponent("things2mqtt-sim").path
+        throw TestFailure("\(name) not found near \(CommandLine.arguments[0]); run swift build first (or set THINGS2MQTT_BIN)")
     }
 
     /// The package's root folder (where `Package.swift` is).

@@ -7,7 +7,7 @@ struct BLEBench {
     let broker: Broker
 
     /// The daemon's memory with `count` BLE devices in range and published (admitted through a permit window).
-    func memory(devices count: Int) async throws -> Double {
+    func memory(devices count: Int) async throws -> Resident? {
         let standIn = try await BlueZStandIn.start()
         let config = TestConfig.yaml(port: broker.port, base: "bench_ble_rss", logLevel: "warning", extra: "ble:\n  enabled: true\n  rssi_interval: 0s\n")
         let process = try BridgeProcess.start(config: config, environment: standIn.environment)
@@ -23,7 +23,7 @@ struct BLEBench {
             return list.count >= count
         }
         try await Task.sleep(for: settleBeforeRSS)
-        let rss = residentMiB(pid: process.child.pid) ?? .nan
+        let rss = Resident(pid: process.child.pid)
         await client.close()
         _ = try await process.terminate()
         return rss

@@ -33,9 +33,9 @@ struct SpineBench {
     }
 
     /// Time from spawning the daemon to the retained `bridge/state` online, and its resident memory once idle.
-    func startup(runs: Int, idleSeconds: Double) async throws -> (LatencySample, Double) {
+    func startup(runs: Int, idleSeconds: Double) async throws -> (LatencySample, Resident?) {
         var sample = LatencySample()
-        var rss = 0.0
+        var rss: Resident?
         for run in 0..<runs {
             let base = "bench_start_\(run)"
             let client = try BenchClient(port: broker.port)
@@ -48,7 +48,7 @@ struct SpineBench {
             sample.add(online.at - started)
             if run == runs - 1 {
                 try await Task.sleep(for: .milliseconds(Int64(idleSeconds * 1000)))
-                rss = residentMiB(pid: process.child.pid) ?? .nan
+                rss = Resident(pid: process.child.pid)
             }
             _ = try await process.terminate()
             await client.close()

@@ -29,6 +29,22 @@ let settleBeforeRSS: Duration = .seconds(11)
 /// Resident memory of a process in MiB, from /proc.
 func residentMiB(pid: Int32) -> Double? { statusMiB(pid: pid, field: "VmRSS:") }
 
+/// Resident memory split as the kernel counts it: anonymous pages (the heap, stacks) and file-backed ones (the
+/// binary's and libraries' pages that are mapped, which the kernel can drop and read again).
+struct Resident: CustomStringConvertible {
+    var total: Double, anonymous: Double, file: Double
+
+    /// Reads `/proc/<pid>/status`.
+    init?(pid: Int32) {
+        guard let total = statusMiB(pid: pid, field: "VmRSS:"), let anonymous = statusMiB(pid: pid, field: "RssAnon:"),
+            let file = statusMiB(pid: pid, field: "RssFile:")
+        else { return nil }
+        (self.total, self.anonymous, self.file) = (total, anonymous, file)
+    }
+
+    var description: String { String(format: "%.1f MiB (anonymous %.1f, file-backed %.1f)", total, anonymous, file) }
+}
+
 /// Peak resident memory of a process in MiB (`VmHWM`), since it started or since `resetPeakResident`.
 func peakResidentMiB(pid: Int32) -> Double? { statusMiB(pid: pid, field: "VmHWM:") }
 
