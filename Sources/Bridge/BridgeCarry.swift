@@ -12,7 +12,8 @@ extension BridgeService {
     }
 
     /// This bridge gained a device through a claim carrying the state its previous owner published: a light is
-    /// set to it by one `/set`, queued as that message so it takes the one path of commands, after this claim.
+    /// set to it as by one `/set`, before any command for it that came after the claim (one already queued in
+    /// the inbox behind the claim applies it first), and once.
     /// Only lights: their state is kept by the central (a Nova goes dark unless its owner renews it), so a new
     /// owner that did nothing would turn them off. Other devices keep their own state, and writing their
     /// settable values again could repeat what they did (a motor's move, an action's setting).
@@ -21,8 +22,21 @@ extension BridgeService {
         // The claim came from another bridge: only what this device takes goes into the command.
         let settable = record.descriptor.settableState(object)
         guard !settable.isEmpty else { return }
+        carrying[id] = settable
+        inbox.send(.timer(.carried(id)))
+    }
+
+    /// Applies the state a gained claim carried, if it still waits, through the driver as a `/set` would.
+    func applyCarried(_ id: DeviceID) async {
+        guard let settable = carrying.removeValue(forKey: id), publishes(id), let record = devices[id],
+            let driver = drivers[id.integration]
+        else { return }
         logger.info("Device's state carried over from its previous owner", metadata: ["device.id": "\(id)"])
-        let command = InboundMessage(topic: topics.set(record.alias), payload: JSONValue.object(settable).jsonBytes, retained: false)
-        inbox.send(.transport(.message(command)))
+        do throws(CommandError) {
+            let payload = JSONValue.object(settable).jsonBytes
+            try await driver.perform(.set(try CommandParser.parseSet(payload: payload, attribute: nil, device: record.descriptor)), on: id)
+        } catch {
+            reject(alias: record.alias, id: id, error)
+        }
     }
 }

@@ -12,6 +12,8 @@ extension BridgeService {
             logger.debug("Command left to the device's owner", metadata: ["device.id": "\(record.id)"])
             return
         }
+        // A command that came after the claim this bridge gained goes on from the state the claim carried.
+        await applyCarried(record.id)
         guard let driver = drivers[record.id.integration] else {
             reject(alias: record.alias, id: record.id, CommandError("the \(record.id.integration.rawValue) integration is not running"))
             return
@@ -37,7 +39,7 @@ extension BridgeService {
         reject(alias: record?.alias ?? target.alias, id: record?.id, error)
     }
 
-    private func reject(alias: String, id: DeviceID?, _ error: CommandError) {
+    func reject(alias: String, id: DeviceID?, _ error: CommandError) {
         warnRepeated(
             "refused commands", source: alias, "Command refused", metadata: ["alias": "\(alias)", "error": "\(error.message)"])
         var data: [String: JSONValue] = ["alias": .string(alias), "error": .string(error.message)]

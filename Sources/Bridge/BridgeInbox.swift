@@ -26,6 +26,8 @@ public enum BridgeTimer: Sendable {
     case clusterTick
     /// This bridge dropped its connection to a device another bridge took over: the claim can say so.
     case clusterReleased(DeviceID)
+    /// The state a gained claim carried is due (unless a command for the device applied it first).
+    case carried(DeviceID)
 }
 
 /// The bridge's single input queue: the one hop from the MQTT network thread, drivers and signal handlers

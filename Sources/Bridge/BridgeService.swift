@@ -30,8 +30,6 @@ public actor BridgeService: Service {
     var savedAliases: [DeviceID: String]
     /// Devices the user asked to remember (`device/remember`, `device/connect` with `remember`).
     var remembered: Set<DeviceID>
-    /// The latest change of the remembered set on its way to a driver; each waits for the one before, so a
-    /// driver sees remember and forget in the order the user sent them.
     /// Changes of the remembered set, handed to the drivers one after another in the order they were made.
     let rememberedUpdates = ServiceTasks(limit: 4096, serial: true)
     var integrationStatus: [Integration: IntegrationStatus] = [:]
@@ -50,6 +48,8 @@ public actor BridgeService: Service {
     var adapters: [Integration: [String]] = [:]
     /// Set when the bridge must stop with an error (another live bridge has its id).
     var stop: ClusterStop?
+    /// State carried by a claim this bridge gained, not yet applied: at most one per device.
+    var carrying: [DeviceID: [String: JSONValue]] = [:]
 
     /// Creates the bridge; it starts publishing when `run()` is called.
     public init(
@@ -164,6 +164,8 @@ public actor BridgeService: Service {
             clusterTick()
         case .clusterReleased(let id):
             clusterReleased(id)
+        case .carried(let id):
+            await applyCarried(id)
         }
     }
 
