@@ -47,12 +47,18 @@ struct APISession {
                 channel.close(promise: nil)
             }
             group.addTask {
-                for message in snapshot { try await send(message, outbound) }
+                var start = snapshot.startIndex
+                while start < snapshot.endIndex {
+                    let end = snapshot.index(start, offsetBy: Self.batch, limitedBy: snapshot.endIndex) ?? snapshot.endIndex
+                    try await send(snapshot[start..<end], on: channel)
+                    start = end
+                }
                 // A page wakes at most every `pace` and then takes all that waits: under a stream of publishes the
                 // bridge's threads serve a few wake-ups a second per page instead of one per message.
                 while let message = await subscription.next() {
-                    try await send(message, outbound)
-                    while let more = subscription.poll() { try await send(more, outbound) }
+                    var batch = [message]
+                    while batch.count < Self.batch, let more = subscription.poll() { batch.append(more) }
+                    try await send(batch[...], on: channel)
                     try await Task.sleep(for: pace)
                 }
             }
@@ -61,9 +67,20 @@ struct APISession {
         }
     }
 
-    /// One of the bridge's messages as a text frame whose bytes every socket shares.
-    private func send(_ message: TapMessage, _ outbound: WebSocketOutboundWriter) async throws {
-        try await outbound.write(.custom(WebSocketFrame(fin: true, opcode: .text, data: frames.frame(message))))
+    /// Frames a page takes in one write.
+    static let batch = 256
+
+    /// The bridge's messages as text frames whose bytes every socket shares, written with one flush (one
+    /// `writev` for the batch, where the websocket writer flushes every frame) and awaited until the socket took
+    /// them: a page that stops reading holds its writer here, and the tap's bound then closes it.
+    private func send(_ messages: ArraySlice<TapMessage>, on channel: any Channel) async throws {
+        let data = messages.map(frames.frame)
+        try await channel.eventLoop.flatSubmit {
+            var written = channel.eventLoop.makeSucceededVoidFuture()
+            for frame in data { written = channel.write(WebSocketFrame(fin: true, opcode: .text, data: frame)) }
+            channel.flush()
+            return written
+        }.get()
     }
 
     /// Waits for `{"auth": token}` as the first frame; a wrong one, another frame, or none in time closes with 4401.
