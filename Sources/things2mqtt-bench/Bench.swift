@@ -151,6 +151,7 @@ struct Bench: AsyncParsableCommand {
                     figures.setToState.percentile(99) - figures.echo.percentile(99)))
         print("  load generator: \(Int(figures.loadRate)) /set a second sent (target \(100 * webRate)); LIFX cloud simulator in its own process")
         print("  frames each page received: \(figures.frames.min() ?? 0) to \(figures.frames.max() ?? 0)")
+        print(String(format: "  daemon CPU under the load: %.0f %% of one core", figures.cpuShare * 100))
         print(
             String(
                 format: "  daemon RSS %.1f MiB before, peak %.1f MiB under load, %.1f MiB after; the stalled page was %@",

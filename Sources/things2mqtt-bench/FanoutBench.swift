@@ -20,6 +20,8 @@ struct FanoutBench {
         var stalledClosed = false
         /// The `/set` messages a second the load generator sent (its target: lights × rate).
         var loadRate = Double.nan
+        /// The daemon's CPU time under the load, as a share of one core.
+        var cpuShare = Double.nan
     }
 
     func run(pages: Int, loaded: Int, rate: Int, samples: Int) async throws -> Figures {
@@ -54,6 +56,7 @@ struct FanoutBench {
         try await withThrowingTaskGroup(of: Void.self) { group in
             let sentChanges = Mutex(0)
             let loadStart = ContinuousClock.now
+            let ticksBefore = CPUTime.ticks(pid: process.child.pid)
             group.addTask {
                 // 100 lights × 10 changes a second, in ticks of 10 ms.
                 let perTick = max(1, loaded * rate / 100)
@@ -88,7 +91,11 @@ struct FanoutBench {
                 figures.setToState.add(state.at - sent)
             }
             figures.rssPeak = peakResidentMiB(pid: process.child.pid) ?? .nan
-            figures.loadRate = Double(sentChanges.withLock { $0 }) / (ContinuousClock.now - loadStart).inSeconds
+            let loadSeconds = (ContinuousClock.now - loadStart).inSeconds
+            figures.loadRate = Double(sentChanges.withLock { $0 }) / loadSeconds
+            if let before = ticksBefore, let after = CPUTime.ticks(pid: process.child.pid) {
+                figures.cpuShare = Double(after - before) / CPUTime.ticksPerSecond / loadSeconds
+            }
             group.cancelAll()
         }
         figures.frames = readers.frames
