@@ -18,8 +18,9 @@ extension ClusterIntegrationTests {
         await seeder.close()
         // `bridge` waits for the presence, which goes out once the bridge's probe came back.
         let (kitchen, _) = try await Self.bridge("kitchen", room: "kitchen", broker: broker, sensor: false, nova: false)
-        // Its presence names its adapter, the stand-in's hci0.
-        try await broker.waitForRetained("t2m/_cluster/bridges/kitchen", timeout: .seconds(5)) { $0.json?["adapters"] == ["hci0"] }
+        // Its presence names its adapter, the stand-in's hci0, once BLE found it (which takes longer than 5 s while
+        // the whole suite loads the machine).
+        try await broker.waitForRetained("t2m/_cluster/bridges/kitchen", timeout: .seconds(15)) { $0.json?["adapters"] == ["hci0"] }
         let client = try await TestClient.connect(to: broker)
         try await client.subscribe("t2m/bridge/kitchen/response/health_check")
         client.publish("t2m/bridge/kitchen/request/health_check", #"{"transaction":"crowded"}"#)
