@@ -208,7 +208,7 @@ struct ClusterIntegrationTests {
     @Test("a second bridge with a live bridge_id exits non-zero, naming it, and the live one stays online")
     func duplicateID() async throws {
         let broker = try await Broker.start()
-        let (first, _) = try await Self.bridge("hall", room: "hall", broker: broker)
+        let (first, firstBlueZ) = try await Self.bridge("hall", room: "hall", broker: broker)
         let standIn = try await BlueZStandIn.start()
         let second = try BridgeProcess.start(config: Self.config(broker.port, bridge: "hall", room: "hall"), environment: standIn.environment)
         let status = try await second.child.waitForExit(timeout: .seconds(15))
@@ -218,5 +218,6 @@ struct ClusterIntegrationTests {
         #expect(first.isRunning)
         #expect(try await broker.retainedJSON("t2m/_cluster/bridges/hall")?["state"] == "online")
         #expect(try await first.terminate() == 0)
+        withExtendedLifetime(firstBlueZ) {}
     }
 }

@@ -17,10 +17,10 @@ extension ClusterIntegrationTests {
         }
         await seeder.close()
         // `bridge` waits for the presence, which goes out once the bridge's probe came back.
-        let (kitchen, _) = try await Self.bridge("kitchen", room: "kitchen", broker: broker, sensor: false, nova: false)
-        // Its presence names its adapter, the stand-in's hci0, once BLE found it (which takes longer than 5 s while
-        // the whole suite loads the machine).
-        try await broker.waitForRetained("t2m/_cluster/bridges/kitchen", timeout: .seconds(15)) { $0.json?["adapters"] == ["hci0"] }
+        // The stand-in is kept to the end: dropped here, its bus would go with it and the bridge lose its adapter.
+        let (kitchen, kitchenBlueZ) = try await Self.bridge("kitchen", room: "kitchen", broker: broker, sensor: false, nova: false)
+        // Its presence names its adapter, the stand-in's hci0.
+        try await broker.waitForRetained("t2m/_cluster/bridges/kitchen", timeout: .seconds(5)) { $0.json?["adapters"] == ["hci0"] }
         let client = try await TestClient.connect(to: broker)
         try await client.subscribe("t2m/bridge/kitchen/response/health_check")
         client.publish("t2m/bridge/kitchen/request/health_check", #"{"transaction":"crowded"}"#)
@@ -29,5 +29,6 @@ extension ClusterIntegrationTests {
         #expect(response.json?["transaction"] == "crowded")
         await client.close()
         #expect(try await kitchen.terminate() == 0)
+        withExtendedLifetime(kitchenBlueZ) {}
     }
 }
