@@ -6,6 +6,13 @@ let strictSettings: [SwiftSetting] = [
     .enableUpcomingFeature("InternalImportsByDefault"),
 ]
 
+// Where Debian's libdbus-1-dev puts the headers; the second one is per architecture (amd64 and arm64 builds).
+let dbusIncludes = [
+    "-I/usr/include/dbus-1.0",
+    "-I/usr/lib/x86_64-linux-gnu/dbus-1.0/include",
+    "-I/usr/lib/aarch64-linux-gnu/dbus-1.0/include",
+]
+
 let package = Package(
     name: "things2mqtt",
     // Linux only (libdbus, libmosquitto, Glibc, hidraw and RFCOMM sockets): no Apple platform is listed, as none builds.
@@ -38,10 +45,19 @@ let package = Package(
             pkgConfig: "libcrypto",
             providers: [.apt(["libssl-dev"])]
         ),
-        .systemLibrary(
+        // libdbus's headers (libdbus-1-dev). Not a pkg-config system library: pkg-config would link the shared
+        // libdbus everywhere, and the release binary links the static one (see sd-daemon.c).
+        .target(
             name: "CDBus",
-            pkgConfig: "dbus-1",
-            providers: [.apt(["libdbus-1-dev"])]
+            cSettings: [
+                .unsafeFlags(dbusIncludes),
+                .define("T2M_STATIC_DBUS", .when(configuration: .release)),
+            ],
+            linkerSettings: [
+                .linkedLibrary("dbus-1", .when(configuration: .debug)),
+                .unsafeFlags(["-Xlinker", "-Bstatic", "-Xlinker", "-ldbus-1", "-Xlinker", "-Bdynamic"],
+                             .when(configuration: .release)),
+            ]
         ),
         .target(
             name: "Mosquitto",
@@ -61,7 +77,7 @@ let package = Package(
                 "CDBus", "Support",
                 .product(name: "Logging", package: "swift-log"),
             ],
-            swiftSettings: strictSettings
+            swiftSettings: strictSettings + [.unsafeFlags(dbusIncludes.flatMap { ["-Xcc", $0] })]
         ),
         .target(
             name: "BridgeCore",

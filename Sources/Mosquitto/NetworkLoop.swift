@@ -26,10 +26,13 @@ extension MosquittoClient {
             try MosquittoError.check(rc, "set last will")
         }
         if let tls = options.tls {
-            // Without a CA file, trust the system's certificate store.
-            let capath: String? = tls.caFile == nil ? "/etc/ssl/certs" : nil
+            // Without a CA file, trust the system's certificate store: Debian's bundle where there is one (the
+            // image carries only that file), else the hashed certificate directory.
+            let bundle = "/etc/ssl/certs/ca-certificates.crt"
+            let caFile = tls.caFile ?? (access(bundle, R_OK) == 0 ? bundle : nil)
+            let capath: String? = caFile == nil ? "/etc/ssl/certs" : nil
             try MosquittoError.check(
-                mosquitto_tls_set(pointer, tls.caFile, capath, tls.certFile, tls.keyFile, nil), "configure TLS")
+                mosquitto_tls_set(pointer, caFile, capath, tls.certFile, tls.keyFile, nil), "configure TLS")
             if tls.caFile == nil {
                 _ = mosquitto_int_option(pointer, MOSQ_OPT_TLS_USE_OS_CERTS, 1)
             }
