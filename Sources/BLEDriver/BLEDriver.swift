@@ -15,7 +15,9 @@ public actor BLEDriver: DeviceDriver, ConnectionControl, ReloadableDriver {
     public nonisolated let integration = Integration.ble
 
     /// The `ble` section; a reload changes its keys and formats only (the rest needs a restart).
-    var settings: BLESettings
+    var settings: BLESettings { didSet { passiveFormats = Set(settings.passive) } }
+    /// The formats `ble.passive` enables, as a set: every advert is decoded against it.
+    var passiveFormats: Set<PassiveFormat>
     let configured: Set<DeviceID>
     let address: DBusAddress
     let sink: DeviceEventSink
@@ -71,6 +73,8 @@ public actor BLEDriver: DeviceDriver, ConnectionControl, ReloadableDriver {
     let memory: DriverMemory
     /// `last_seen` text, written once per second however many adverts arrive in it.
     var lastSeen = LastSeenText()
+    /// Advert states gathered while a batch of BlueZ changes is applied (see `sendGathered`).
+    var gathered = StateBatch()
 
     /// Creates the driver; `configured` are the BLE ids listed under `devices:`.
     public init(
@@ -79,6 +83,7 @@ public actor BLEDriver: DeviceDriver, ConnectionControl, ReloadableDriver {
     ) {
         self.shared = shared
         self.settings = settings
+        passiveFormats = Set(settings.passive)
         self.configured = configured
         self.address = address
         self.sink = sink

@@ -6,9 +6,6 @@ import BlueZ
 /// Passive sensors: values decoded from adverts (BTHome, atc1441, pvvx, MiBeacon, SwitchBot, Govee, Oral-B,
 /// ThermoPro, Inkbird, RuuviTag, iBeacon, Eddystone) without a connection.
 extension BLEDriver {
-    /// The formats `ble.passive` enables.
-    var passiveFormats: Set<PassiveFormat> { Set(settings.passive) }
-
     /// The throttle intervals of the settings, in seconds.
     var figures: BLESettingsFigures {
         BLESettingsFigures(

@@ -17,8 +17,25 @@ public struct DeviceID: Hashable, Sendable, Comparable, Codable, CustomStringCon
     /// A family's id for one of its devices: the native id lowercased, anything but letters, digits and `_`
     /// dropped (so a MAC address loses its colons).
     public init(integration: Integration, native: String) {
-        let cleaned = native.lowercased().filter { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_") }
-        rawValue = "\(integration.rawValue)_\(cleaned)"
+        rawValue = "\(integration.rawValue)_\(Self.cleaned(native))"
+    }
+
+    /// Native ids are ASCII nearly always (addresses, hex serials), and are cleaned byte by byte then: a device
+    /// id is made for every state a driver reports. Anything else goes through the same rule on characters.
+    private static func cleaned(_ native: String) -> String {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(native.utf8.count)
+        for byte in native.utf8 {
+            switch byte {
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "_"):
+                bytes.append(byte)
+            case UInt8(ascii: "A")...UInt8(ascii: "Z"): bytes.append(byte + 32)
+            case 0x80...:
+                return native.lowercased().filter { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_") }
+            default: continue
+            }
+        }
+        return String(decoding: bytes, as: UTF8.self)
     }
 
     /// The integration that owns this device.

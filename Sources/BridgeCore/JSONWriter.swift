@@ -22,11 +22,12 @@ struct JSONWriter {
             bytes.append(UInt8(ascii: "]"))
         case .object(let members):
             bytes.append(UInt8(ascii: "{"))
-            for (index, key) in members.keys.sorted().enumerated() {
+            // Sorted as pairs, so no key is hashed again to find its value.
+            for (index, member) in members.sorted(by: { $0.key < $1.key }).enumerated() {
                 if index > 0 { bytes.append(UInt8(ascii: ",")) }
-                write(key)
+                write(member.key)
                 bytes.append(UInt8(ascii: ":"))
-                write(members[key] ?? .null)
+                write(member.value)
             }
             bytes.append(UInt8(ascii: "}"))
         }
@@ -35,7 +36,7 @@ struct JSONWriter {
     private mutating func write(_ number: Double) {
         guard number.isFinite else { return append("null") }
         if number.rounded() == number, abs(number) < 1e15 {
-            append(String(Int64(number)))
+            write(Int64(number))
         } else {
             append(number.description)
         }
@@ -57,6 +58,23 @@ struct JSONWriter {
             }
         }
         bytes.append(UInt8(ascii: "\""))
+    }
+
+    /// Digits straight into the bytes: most numbers in states are whole (RSSI, percentages).
+    private mutating func write(_ integer: Int64) {
+        if integer < 0 { bytes.append(UInt8(ascii: "-")) }
+        var magnitude = integer.magnitude
+        var digits: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) =
+            (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+        var count = 0
+        withUnsafeMutableBytes(of: &digits) { buffer in
+            repeat {
+                buffer[count] = UInt8(ascii: "0") + UInt8(magnitude % 10)
+                magnitude /= 10
+                count += 1
+            } while magnitude > 0
+            for index in stride(from: count - 1, through: 0, by: -1) { bytes.append(buffer[index]) }
+        }
     }
 
     private mutating func append(_ text: String) { bytes.append(contentsOf: text.utf8) }

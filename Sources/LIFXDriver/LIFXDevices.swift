@@ -59,7 +59,9 @@ extension LIFXDriver {
     /// Whether a write for this light is queued or in flight; groups and scenes are never busy themselves.
     private func isBusy(_ device: DeviceID) -> Bool {
         guard case .light(let id)? = nativeIDs[device] else { return false }
-        return writing.contains(id) || pending.selectors.contains { lightIDs(for: $0).contains(id) }
+        // The light's own selector is looked up; only groups and scenes (a few) are expanded to their lights.
+        return writing.contains(id) || pending.contains("id:" + id)
+            || pending.selectors.contains { !$0.hasPrefix("id:") && lightIDs(for: $0).contains(id) }
     }
 
     /// Publishes a device's state unless it differs from the last one only by quantisation noise.

@@ -22,6 +22,9 @@ public struct PendingWrites: Sendable {
     /// Selectors with pending work, oldest first.
     public var selectors: [String] { order }
 
+    /// Whether work for this selector waits.
+    public func contains(_ selector: String) -> Bool { queues[selector] != nil }
+
     /// Adds an operation, merging it into a pending state change for the same selector.
     public mutating func enqueue(_ operation: LIFXOperation, for selector: String) {
         var queue = queues[selector] ?? []

@@ -7,6 +7,8 @@ struct JSONWriterTests {
         "values are written as documented",
         arguments: [
             (JSONValue.null, "null"), (true, "true"), (false, "false"), (128, "128"), (-3, "-3"), (21.5, "21.5"),
+            (0, "0"), (-0.0, "0"), (-100, "-100"), (999_999_999_999_999, "999999999999999"),
+            (-999_999_999_999_999, "-999999999999999"), (1e15, "1000000000000000.0"),
             (0.1, "0.1"), (1e20, "1e+20"), (.number(.nan), "null"), (.number(.infinity), "null"),
             ("a/b", #""a/b""#), ("say \"hi\"\\", #""say \"hi\"\\""#), ("line\nnext\ttab\r", #""line\nnext\ttab\r""#),
             (.string("\u{01}\u{1F}"), #""\u0001\u001f""#), ("grüße ☀︎", "\"grüße ☀︎\""),

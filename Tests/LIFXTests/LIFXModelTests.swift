@@ -115,6 +115,7 @@ struct LIFXModelTests {
         pending.enqueue(.state(LIFXStateChange(power: true)), for: "id:b")
         pending.enqueue(.effect(name: "pulse", body: [:]), for: "id:a")
         pending.enqueue(.state(LIFXStateChange(power: false)), for: "id:a")
+        #expect(pending.contains("id:a") && pending.contains("id:b") && !pending.contains("id:c"))
         let first = pending.takeNext()
         #expect(first.map(\.selector) == ["id:a", "id:b"])
         #expect(first[0].operation == .state(LIFXStateChange(brightness: 1)))
@@ -123,7 +124,7 @@ struct LIFXModelTests {
         pending.requeue(second)
         #expect(pending.takeNext()[0].operation == .effect(name: "pulse", body: [:]))
         #expect(pending.takeNext()[0].operation == .state(LIFXStateChange(power: false)))
-        #expect(pending.isEmpty)
+        #expect(pending.isEmpty && !pending.contains("id:a"))
     }
 
     @Test("rate budget: polls yield first, writes stop at zero, a 429 blocks until the reset", arguments: [
