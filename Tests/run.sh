@@ -110,8 +110,19 @@ swift test --force-resolved-versions --filter "$CLUSTER"
 # (docs/architecture.md, "ICU's data"): a debug build's Foundation reads its own full package. So the suites
 # run once more with every daemon they start taken from the static release binary.
 echo "==> swift build -c release --product things2mqtt --static-swift-stdlib (the binary as shipped)"
-swift build -c release --product things2mqtt --static-swift-stdlib --force-resolved-versions --scratch-path .build-release
+swift build -c release --product things2mqtt --static-swift-stdlib --force-resolved-versions --scratch-path .build-release \
+  -Xswiftc -Xfrontend -Xswiftc -function-sections
 RELEASE_BIN="$(swift build -c release --scratch-path .build-release --show-bin-path)/things2mqtt"
+# The binary places the functions link-order.txt lists first (docs/architecture.md, "Code layout"); once code
+# changes have renamed many of them the list places little, and make-link-order.sh is due.
+ORDER=Sources/things2mqtt/link-order.txt
+listed=$(LC_ALL=C sort -u "$ORDER" | wc -l)
+found=$(nm --defined-only "$RELEASE_BIN" | awk '{ print $3 }' | LC_ALL=C sort -u | LC_ALL=C comm -12 - <(LC_ALL=C sort -u "$ORDER") | wc -l)
+echo "==> $found of the $listed functions $ORDER lists are in the release binary (at least 80 % must be)"
+if [ $((found * 100)) -lt $((listed * 80)) ]; then
+  echo "the link order is stale: run Sources/things2mqtt/make-link-order.sh" >&2
+  exit 1
+fi
 echo "==> THINGS2MQTT_BIN=$RELEASE_BIN swift test --force-resolved-versions --skip '$QUIET'"
 THINGS2MQTT_BIN="$RELEASE_BIN" swift test --force-resolved-versions --skip "$QUIET"
 THINGS2MQTT_BIN="$RELEASE_BIN" swift test --force-resolved-versions --filter BrowserTests

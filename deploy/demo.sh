@@ -17,7 +17,8 @@ fi
 echo "==> Building things2mqtt"
 swift build --product things2mqtt --force-resolved-versions
 swift build --product things2mqtt-sim --force-resolved-versions
-BIN="$(swift build --show-bin-path)/things2mqtt"
+# THINGS2MQTT_BIN runs another daemon binary (a release build, or a wrapper that profiles one).
+BIN="${THINGS2MQTT_BIN:-$(swift build --show-bin-path)/things2mqtt}"
 SIM="$(swift build --show-bin-path)/things2mqtt-sim"
 
 MQTT_PORT="${MQTT_PORT:-1883}"
