@@ -19,11 +19,7 @@ extension BLEDriver {
         case .failed(let reason):
             if adapter == nil { setOffline(.bluezUnavailable, reason) }
         case .changed(let changes):
-            // A device's advert states of one batch go out as one once the batch is applied (see StateBatch); any
-            // other change first sends what was gathered, so nothing gathered lands after something newer.
-            defer { sendGathered() }
             for change in changes {
-                if case .device = change {} else { sendGathered() }
                 switch change {
                 case .adapter, .adapterRemoved: await adapterChanged(client)
                 case .device(let device, let properties): await deviceChanged(device, properties: properties, client)

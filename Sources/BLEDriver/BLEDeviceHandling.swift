@@ -66,8 +66,7 @@ extension BLEDriver {
         }
         tracked[path] = entry
         if describe { describeDevice(path) }
-        if !state.isEmpty { gatherState(entry.id, state) }
-        if !split.occurrences.isEmpty { sendGathered(entry.id) }
+        if !state.isEmpty { sink.send(.state(entry.id, state)) }
         for occurrence in split.occurrences { sink.send(.event(entry.id, occurrence)) }
         reviewStatus(path, connected: device.connected, signalMoved: signalMoved)
     }
@@ -108,7 +107,7 @@ extension BLEDriver {
         if descriptor.kind == "light", novas[entry.id] == nil {
             let session = NovaSession()
             novas[entry.id] = session
-            sendState(entry.id, session.confirmed.json)
+            sink.send(.state(entry.id, session.confirmed.json))
         }
     }
 
@@ -158,28 +157,4 @@ extension BLEDriver {
     }
 
     var awayAfter: Double { Double(settings.awayAfter.milliseconds) / 1000 }
-}
-
-/// The one way device states leave the driver: advert states are gathered over a batch of BlueZ changes, and
-/// any other state of a device first sends what was gathered for it, so the bridge sees them in order.
-extension BLEDriver {
-    /// Gathers an advert's state until the batch is applied.
-    func gatherState(_ device: DeviceID, _ state: [String: JSONValue]) {
-        for change in gathered.add(device, state) { sink.send(.state(device, change)) }
-    }
-
-    /// Sends a state now, after what was gathered for the device.
-    func sendState(_ device: DeviceID, _ state: [String: JSONValue]) {
-        sendGathered(device)
-        sink.send(.state(device, state))
-    }
-
-    /// Sends what was gathered for one device, or (nil) for all.
-    func sendGathered(_ device: DeviceID? = nil) {
-        if let device {
-            if let state = gathered.take(device) { sink.send(.state(device, state)) }
-        } else if !gathered.isEmpty {
-            for (id, state) in gathered.takeAll() { sink.send(.state(id, state)) }
-        }
-    }
 }

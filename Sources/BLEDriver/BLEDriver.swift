@@ -73,8 +73,6 @@ public actor BLEDriver: DeviceDriver, ConnectionControl, ReloadableDriver {
     let memory: DriverMemory
     /// `last_seen` text, written once per second however many adverts arrive in it.
     var lastSeen = LastSeenText()
-    /// Advert states gathered while a batch of BlueZ changes is applied (see `sendGathered`).
-    var gathered = StateBatch()
 
     /// Creates the driver; `configured` are the BLE ids listed under `devices:`.
     public init(

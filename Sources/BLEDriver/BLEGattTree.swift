@@ -40,7 +40,7 @@ extension BLEDriver {
         let hex = JSONValue.string(Hex.string(characteristic.value))
         guard gattValues[device]?[uuid] != hex else { return }
         gattValues[device, default: [:]][uuid] = hex
-        sendState(device, ["gatt": .object(gattValues[device] ?? [:])])
+        sink.send(.state(device, ["gatt": .object(gattValues[device] ?? [:])]))
     }
 
     /// A subscription the user turned on or off: a characteristic outside the standard profiles gains or loses
