@@ -36,7 +36,8 @@ struct JSONWriter {
     private mutating func write(_ number: Double) {
         guard number.isFinite else { return append("null") }
         if number.rounded() == number, abs(number) < 1e15 {
-            write(Int64(number))
+            // At most 15 digits: a small string, kept inline without a heap allocation.
+            append(String(Int64(number)))
         } else {
             append(number.description)
         }
@@ -58,23 +59,6 @@ struct JSONWriter {
             }
         }
         bytes.append(UInt8(ascii: "\""))
-    }
-
-    /// Digits straight into the bytes: most numbers in states are whole (RSSI, percentages).
-    private mutating func write(_ integer: Int64) {
-        if integer < 0 { bytes.append(UInt8(ascii: "-")) }
-        var magnitude = integer.magnitude
-        var digits: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) =
-            (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
-        var count = 0
-        withUnsafeMutableBytes(of: &digits) { buffer in
-            repeat {
-                buffer[count] = UInt8(ascii: "0") + UInt8(magnitude % 10)
-                magnitude /= 10
-                count += 1
-            } while magnitude > 0
-            for index in stride(from: count - 1, through: 0, by: -1) { bytes.append(buffer[index]) }
-        }
     }
 
     private mutating func append(_ text: String) { bytes.append(contentsOf: text.utf8) }

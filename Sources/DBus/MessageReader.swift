@@ -79,9 +79,9 @@ enum MessageReader {
         guard let raw = dbus_message_iter_get_signature(&iter) else {
             throw DBusError(.noMemory, "cannot read an array's signature", operation: "decode")
         }
-        let type = try arrayType(raw)
+        let text = String(cString: raw)
         dbus_free(raw)
-        switch type {
+        switch try Self.arrayType(text) {
         case .dictionary(let key, let value):
             var entries: [DBusDictEntry] = []
             while dbus_message_iter_get_arg_type(&sub) == T2M_DBUS_TYPE_DICT_ENTRY {
@@ -96,20 +96,18 @@ enum MessageReader {
         case .array(let element):
             return .array(DBusSignature(element.signature), try readAll(&sub))
         default:
-            throw failure("array with signature \(type.signature)")
+            throw failure("array with signature \(text)")
         }
     }
 
     /// The array signatures BlueZ's signals carry in nearly every message (property dictionaries, interface
     /// lists), parsed once: an advert burst would otherwise parse the same text thousands of times a second.
-    private static let common: [(text: [CChar], type: DBusType)] = ["a{sv}", "as", "a{qv}", "a{sa{sv}}", "ao"].map {
-        (Array($0.utf8CString), try! DBusType.parseSingle($0))
+    private static let common: [(text: String, type: DBusType)] = ["a{sv}", "as", "a{qv}", "a{sa{sv}}", "ao"].map {
+        ($0, try! DBusType.parseSingle($0))
     }
 
-    private static func arrayType(_ raw: UnsafePointer<CChar>) throws(DBusError) -> DBusType {
-        for entry in common where entry.text.withUnsafeBufferPointer({ strcmp($0.baseAddress!, raw) == 0 }) {
-            return entry.type
-        }
-        return try DBusType.parseSingle(String(cString: raw))
+    private static func arrayType(_ text: String) throws(DBusError) -> DBusType {
+        if let known = common.first(where: { $0.text == text }) { return known.type }
+        return try DBusType.parseSingle(text)
     }
 }
