@@ -8,21 +8,21 @@ import Support
 
 /// Devices: which appear, their signal, data, last-seen time and status.
 extension BLEDriver {
-    func deviceChanged(_ device: BlueZDevice, properties: Set<String>, _ client: BlueZClient) async {
+    func deviceChanged(_ device: BlueZDevice, properties: BlueZDevice.Properties, _ client: BlueZClient) async {
         guard let address = device.address else { return }
         let path = device.path
-        let hasData = !properties.isDisjoint(with: ["ServiceData", "ManufacturerData"])
+        let hasData = !properties.isDisjoint(with: .advertData)
         let results =
             hasData
             ? PassiveDecoder.decode(
                 advert(of: device), formats: passiveFormats, key: bindkey(for: address), user: settings.formats) : []
-        if hasData || properties.contains("RSSI") { BLEMetrics.advertsReceived.increment() }
+        if hasData || properties.contains(.rssi) { BLEMetrics.advertsReceived.increment() }
         if results.contains(where: \.isRecognised) { BLEMetrics.advertsDecoded.increment() }
         if tracked[path] == nil, !admit(device, address, passive: results.first(where: \.isRecognised)?.format) { return }
         // Taken out while it changes, so its windows and tables are changed in place rather than copied.
         guard var entry = tracked.removeValue(forKey: path) else { return }
         // The descriptor depends on these only; adverts (RSSI, data) do not rebuild it.
-        var describe = entry.descriptor == nil || !properties.isDisjoint(with: ["Name", "Alias", "UUIDs", "Adapter"])
+        var describe = entry.descriptor == nil || !properties.isDisjoint(with: .description)
         if describe {
             entry.name = device.name ?? device.alias
             entry.services = Set(device.services)
@@ -39,7 +39,7 @@ extension BLEDriver {
 
         var rssi: Int?
         var signalMoved = false
-        if properties.contains("RSSI"), let value = device.rssi, value != Signal.unavailableRSSI {
+        if properties.contains(.rssi), let value = device.rssi, value != Signal.unavailableRSSI {
             rssi = value
             entry.window.add(rssi: value, at: now)
             // Other bridges may hear it too (a cluster): reported before the device is first described, at

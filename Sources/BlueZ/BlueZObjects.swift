@@ -7,7 +7,7 @@ public enum BlueZChange: Sendable, Hashable {
     /// A device appeared or changed: the device as this message left it (a later message may already have
     /// changed the cache by the time the change is handled, and an advert must be read as it came), and the
     /// properties the message carried.
-    case device(BlueZDevice, properties: Set<String>)
+    case device(BlueZDevice, properties: BlueZDevice.Properties)
     case deviceRemoved(String)
     case gatt(String)
     case gattRemoved(String)
@@ -84,30 +84,37 @@ public struct BlueZObjects: Sendable, Equatable {
     ) -> BlueZChange? {
         switch interface {
         case BlueZInterface.adapter:
-            Self.update(&adapters, path, create, { BlueZAdapter(path: $0) }) { $0.update(properties) } ? .adapter(path) : nil
+            Self.update(&adapters, path, create, { BlueZAdapter(path: $0) }) { $0.update(properties) }.map { _ in .adapter(path) }
         case BlueZInterface.device:
             Self.update(&devices, path, create, { BlueZDevice(path: $0) }) { device in
-                device.update(properties)
-                for name in invalidated { device.invalidate(name) }
-            } ? devices[path].map { .device($0, properties: Set(properties.keys).union(invalidated)) } : nil
+                var named = device.update(properties)
+                for name in invalidated { named.insert(device.invalidate(name)) }
+                return named
+            }.map { .device($0.record, properties: $0.result) }
         case BlueZInterface.service:
-            Self.update(&services, path, create, { BlueZService(path: $0) }) { $0.update(properties) } ? .gatt(path) : nil
+            Self.update(&services, path, create, { BlueZService(path: $0) }) { $0.update(properties) }.map { _ in .gatt(path) }
         case BlueZInterface.characteristic:
             Self.update(&characteristics, path, create, { BlueZCharacteristic(path: $0) }) { $0.update(properties) }
-                ? .gatt(path) : nil
+                .map { _ in .gatt(path) }
         default:
             nil
         }
     }
 
-    private static func update<Record>(
+    /// Changes the record at `path` where it is stored (the path is hashed once, the record not copied), or
+    /// with `create` adds it first; the record as left and what `change` returned, nil for an unknown path.
+    private static func update<Record, Result>(
         _ table: inout [String: Record], _ path: String, _ create: Bool, _ make: (String) -> Record,
-        _ change: (inout Record) -> Void
-    ) -> Bool {
-        guard var record = table[path] ?? (create ? make(path) : nil) else { return false }
-        change(&record)
-        table[path] = record
-        return true
+        _ change: (inout Record) -> Result
+    ) -> (record: Record, result: Result)? {
+        var index = table.index(forKey: path)
+        if index == nil, create {
+            table[path] = make(path)
+            index = table.index(forKey: path)
+        }
+        guard let index else { return nil }
+        let result = change(&table.values[index])
+        return (table.values[index], result)
     }
 
     /// The GATT services of a device, with their characteristics, in path order.

@@ -48,51 +48,111 @@ public struct BlueZDevice: Sendable, Hashable {
     public var latestManufacturer: UInt16?
     public var serviceData: [String: [UInt8]] = [:]
 
-    /// Applies the properties it understands; a mistyped value (python-dbusmock sends some) is skipped.
-    mutating func update(_ properties: [String: DBusValue]) {
-        if let text = properties["Address"]?.string, let parsed = try? BluetoothAddress(text) { address = parsed }
-        if let value = properties["Adapter"]?.objectPath { adapter = value }
-        if let value = properties["Name"]?.string { name = value }
-        if let value = properties["Alias"]?.string { alias = value }
-        if let value = properties["RSSI"]?.int16 { rssi = Int(value) }
-        if let value = properties["TxPower"]?.int16 { txPower = Int(value) }
-        if let value = properties["UUIDs"]?.array { services = value.compactMap { $0.string.flatMap { try? BLEUUID($0) } } }
-        if let value = properties["Connected"]?.bool { connected = value }
-        if let value = properties["ServicesResolved"]?.bool { servicesResolved = value }
-        if let entries = properties["ManufacturerData"]?.entries {
-            var data: [UInt16: [UInt8]] = [:]
-            for entry in entries {
-                if let key = entry.key.uint16, let bytes = entry.value.bytes { data[key] = bytes }
+    /// The properties of `org.bluez.Device1` a change can carry, as a set of bits: the driver asks which ones
+    /// an advert carried for every signal, so that is a mask test rather than string hashing.
+    public struct Properties: OptionSet, Sendable, Hashable {
+        public let rawValue: UInt16
+        public init(rawValue: UInt16) { self.rawValue = rawValue }
+
+        public static let address = Properties(rawValue: 1 << 0)
+        public static let adapter = Properties(rawValue: 1 << 1)
+        public static let name = Properties(rawValue: 1 << 2)
+        public static let alias = Properties(rawValue: 1 << 3)
+        public static let rssi = Properties(rawValue: 1 << 4)
+        public static let txPower = Properties(rawValue: 1 << 5)
+        public static let uuids = Properties(rawValue: 1 << 6)
+        public static let connected = Properties(rawValue: 1 << 7)
+        public static let servicesResolved = Properties(rawValue: 1 << 8)
+        public static let manufacturerData = Properties(rawValue: 1 << 9)
+        public static let serviceData = Properties(rawValue: 1 << 10)
+        /// Any property the record does not keep.
+        public static let other = Properties(rawValue: 1 << 15)
+
+        /// The advert payloads.
+        public static let advertData: Properties = [.manufacturerData, .serviceData]
+        /// What a device's description is made from.
+        public static let description: Properties = [.name, .alias, .uuids, .adapter]
+
+        /// The property named so on D-Bus.
+        public init(name: String) {
+            switch name {
+            case "Address": self = .address
+            case "Adapter": self = .adapter
+            case "Name": self = .name
+            case "Alias": self = .alias
+            case "RSSI": self = .rssi
+            case "TxPower": self = .txPower
+            case "UUIDs": self = .uuids
+            case "Connected": self = .connected
+            case "ServicesResolved": self = .servicesResolved
+            case "ManufacturerData": self = .manufacturerData
+            case "ServiceData": self = .serviceData
+            default: self = .other
             }
-            let changed = data.filter { manufacturerData[$0.key] != $0.value }.map(\.key)
-            // Several ids changing at once (the first advert, or another adapter's view) name no newest one.
-            if changed.count == 1 {
-                latestManufacturer = changed[0]
-            } else if !changed.isEmpty {
-                latestManufacturer = data.count == 1 ? data.keys.first : nil
-            }
-            manufacturerData = data
-        }
-        if let entries = properties["ServiceData"]?.entries {
-            var data: [String: [UInt8]] = [:]
-            for entry in entries {
-                if let key = entry.key.string, let bytes = entry.value.bytes { data[key] = bytes }
-            }
-            serviceData = data
         }
     }
 
-    /// Forgets a property BlueZ invalidated (e.g. RSSI once the device is out of range).
-    mutating func invalidate(_ name: String) {
-        switch name {
-        case "RSSI": rssi = nil
-        case "TxPower": txPower = nil
-        case "ManufacturerData":
+    /// Applies the properties it understands, each looked at once; a mistyped value (python-dbusmock sends
+    /// some) is skipped. Returns the properties the change named, whatever their values.
+    mutating func update(_ properties: [String: DBusValue]) -> Properties {
+        var named: Properties = []
+        for (key, value) in properties {
+            let property = Properties(name: key)
+            named.insert(property)
+            switch property {
+            case .address: if let text = value.string, let parsed = try? BluetoothAddress(text) { address = parsed }
+            case .adapter: if let path = value.objectPath { adapter = path }
+            case .name: if let text = value.string { name = text }
+            case .alias: if let text = value.string { alias = text }
+            case .rssi: if let level = value.int16 { rssi = Int(level) }
+            case .txPower: if let level = value.int16 { txPower = Int(level) }
+            case .uuids: if let list = value.array { services = list.compactMap { $0.string.flatMap { try? BLEUUID($0) } } }
+            case .connected: if let flag = value.bool { connected = flag }
+            case .servicesResolved: if let flag = value.bool { servicesResolved = flag }
+            case .manufacturerData: if let entries = value.entries { updateManufacturers(entries) }
+            case .serviceData:
+                if let entries = value.entries {
+                    var data: [String: [UInt8]] = [:]
+                    for entry in entries {
+                        if let key = entry.key.string, let bytes = entry.value.bytes { data[key] = bytes }
+                    }
+                    serviceData = data
+                }
+            default: break
+            }
+        }
+        return named
+    }
+
+    private mutating func updateManufacturers(_ entries: [DBusDictEntry]) {
+        var data: [UInt16: [UInt8]] = [:]
+        for entry in entries {
+            if let key = entry.key.uint16, let bytes = entry.value.bytes { data[key] = bytes }
+        }
+        let changed = data.filter { manufacturerData[$0.key] != $0.value }.map(\.key)
+        // Several ids changing at once (the first advert, or another adapter's view) name no newest one.
+        if changed.count == 1 {
+            latestManufacturer = changed[0]
+        } else if !changed.isEmpty {
+            latestManufacturer = data.count == 1 ? data.keys.first : nil
+        }
+        manufacturerData = data
+    }
+
+    /// Forgets a property BlueZ invalidated (e.g. RSSI once the device is out of range); returns which one it
+    /// was.
+    mutating func invalidate(_ name: String) -> Properties {
+        let property = Properties(name: name)
+        switch property {
+        case .rssi: rssi = nil
+        case .txPower: txPower = nil
+        case .manufacturerData:
             manufacturerData = [:]
             latestManufacturer = nil
-        case "ServiceData": serviceData = [:]
+        case .serviceData: serviceData = [:]
         default: break
         }
+        return property
     }
 }
 

@@ -52,35 +52,39 @@ final class SignalMailbox: DBusSignalSink {
         // Interfaces added or removed are kept with the object they name, so a device's changes stay in order.
         let path = signal.member.hasPrefix("Interfaces") ? signal.body.first?.objectPath ?? signal.path : signal.path
         let kept = state.withLock { state -> Bool in
-            guard var items = state.waiting[path] else {
+            // One lookup of the path; its entries are then changed where they are stored, not copied.
+            guard let index = state.waiting.index(forKey: path) else {
                 guard state.order.count < Self.maxPaths else { return Self.drop(&state) }
                 state.order.append(path)
                 state.waiting[path] = [item]
                 return true
             }
-            // Out of the table while it changes, so the array is changed in place rather than copied.
-            state.waiting[path] = nil
-            defer { state.waiting[path] = items }
-            if case .properties(let interface, let changed, let invalidated) = item,
-                case .properties(interface, var merged, var gone)? = items.last,
-                !(Self.carriesAdvert(changed) && Self.carriesAdvert(merged))
-            {
-                merged.merge(changed) { $1 }
-                for key in invalidated { merged[key] = nil }
-                gone.subtract(changed.keys)
-                items[items.count - 1] = .properties(interface: interface, changed: merged, invalidated: gone.union(invalidated))
-                return true
-            }
-            if items.count >= Self.maxPerPath {
-                // Full: the oldest advert payload gives way, so the newest values always get through.
-                guard let oldest = items.firstIndex(where: Self.carriesAdvert) else { return Self.drop(&state) }
-                items.remove(at: oldest)
-                _ = Self.drop(&state)
-            }
-            items.append(item)
-            return true
+            return Self.merge(item, into: &state.waiting.values[index], dropped: &state.dropped)
         }
         if kept { bell.yield() }
+    }
+
+    /// Puts one more signal behind a path's waiting ones: a property change merges into the last one of its
+    /// interface unless both carry an advert payload; past `maxPerPath` the oldest advert payload gives way.
+    private static func merge(_ item: Item, into items: inout [Item], dropped: inout Int) -> Bool {
+        if case .properties(let interface, let changed, let invalidated) = item,
+            case .properties(interface, var merged, var gone)? = items.last,
+            !(carriesAdvert(changed) && carriesAdvert(merged))
+        {
+            merged.merge(changed) { $1 }
+            for key in invalidated { merged[key] = nil }
+            gone.subtract(changed.keys)
+            items[items.count - 1] = .properties(interface: interface, changed: merged, invalidated: gone.union(invalidated))
+            return true
+        }
+        if items.count >= maxPerPath {
+            // Full: the oldest advert payload gives way, so the newest values always get through.
+            dropped += 1
+            guard let oldest = items.firstIndex(where: carriesAdvert) else { return false }
+            items.remove(at: oldest)
+        }
+        items.append(item)
+        return true
     }
 
     /// Ends the feed: the reader takes what is left, then stops.
@@ -117,10 +121,9 @@ final class SignalMailbox: DBusSignalSink {
     }
 
     /// Advert payloads are decoded one by one as they came (a packet id, a button press): two are never merged.
-    static let advertKeys: Set<String> = ["ServiceData", "ManufacturerData", "AdvertisingData"]
-
+    /// Compared key by key rather than hashed: a change carries a handful of keys.
     private static func carriesAdvert(_ properties: [String: DBusValue]) -> Bool {
-        properties.keys.contains(where: advertKeys.contains)
+        properties.keys.contains { $0 == "ServiceData" || $0 == "ManufacturerData" || $0 == "AdvertisingData" }
     }
 
     private static func carriesAdvert(_ item: Item) -> Bool {

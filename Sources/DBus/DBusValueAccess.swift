@@ -58,6 +58,7 @@ extension DBusValue {
     public var dictionary: [String: DBusValue]? {
         guard let entries else { return nil }
         var result: [String: DBusValue] = [:]
+        result.reserveCapacity(entries.count)
         for entry in entries {
             guard let key = entry.key.string ?? entry.key.objectPath else { return nil }
             result[key] = entry.value.unwrapped

@@ -42,6 +42,37 @@ struct BlueZObjectsTests {
         #expect(device.manufacturerData == [0x004c: [2, 21]])
     }
 
+    /// Properties changed, invalidated, and the bits the change must name.
+    struct Named: Sendable, CustomTestStringConvertible {
+        let changed: [String: DBusValue]
+        let invalidated: [String]
+        let named: BlueZDevice.Properties
+        var testDescription: String { "\(changed.keys.sorted()) \(invalidated)" }
+    }
+
+    static let namedCases: [Named] = [
+        Named(changed: ["RSSI": .int16(-40)], invalidated: [], named: .rssi),
+        Named(changed: ["RSSI": .string("loud")], invalidated: [], named: .rssi),
+        Named(
+            changed: ["Name": .string("a"), "Alias": .string("b"), "UUIDs": .strings([]), "Adapter": .objectPath("/org/bluez/hci1")],
+            invalidated: [], named: .description),
+        Named(
+            changed: ["ServiceData": .dictionary(key: "s", value: "v", []), "Blocked": .bool(false)], invalidated: ["ManufacturerData"],
+            named: [.advertData, .other]),
+        Named(
+            changed: [:], invalidated: ["TxPower", "Address", "ServicesResolved", "Connected"],
+            named: [.txPower, .address, .servicesResolved, .connected]),
+    ]
+
+    @Test("a change names the properties it carried, known or not, mistyped or invalidated", arguments: namedCases)
+    func namedProperties(_ example: Named) throws {
+        var objects = BlueZObjects()
+        _ = objects.interfacesAdded(Self.nova, Self.interfaces(BlueZInterface.device, Self.novaProperties))
+        let changes = objects.propertiesChanged(
+            Self.nova, interface: BlueZInterface.device, changed: .vardict(example.changed), invalidated: example.invalidated)
+        #expect(changes == [.device(try #require(objects.devices[Self.nova]), properties: example.named)])
+    }
+
     @Test("changes, invalidations and removals keep the cache current; removing a device takes its GATT objects")
     func updates() throws {
         var objects = BlueZObjects()
@@ -50,7 +81,7 @@ struct BlueZObjectsTests {
             Self.nova, interface: BlueZInterface.device, changed: .vardict(["RSSI": .int16(-40), "Connected": .bool(true)]),
             invalidated: [])
         let snapshot = try #require(objects.devices[Self.nova])
-        #expect(changed == [.device(snapshot, properties: ["RSSI", "Connected"])])
+        #expect(changed == [.device(snapshot, properties: [.rssi, .connected])])
         #expect(snapshot.rssi == -40 && snapshot.connected)
         #expect(objects.devices[Self.nova]?.rssi == -40 && objects.devices[Self.nova]?.connected == true)
         let service = Self.nova + "/service0010"
