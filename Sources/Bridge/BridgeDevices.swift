@@ -11,15 +11,14 @@ extension BridgeService {
             forgetDevice(record)
             publishEvent("device_removed", ["id": .string(id.rawValue), "alias": .string(record.alias), "reason": "gone"])
         case .state(let id, let values):
-            guard var record = devices[id] else {
+            guard let index = devices.index(forKey: id) else {
                 logger.debug("State for an unknown device ignored", metadata: ["device.id": "\(id)"])
                 return
             }
-            let merged = record.state.merging(state: values)
-            guard merged != record.state else { return }
-            record.state = merged
-            devices[id] = record
-            publishState(record)
+            let merged = devices.values[index].state.merging(state: values)
+            guard merged != devices.values[index].state else { return }
+            devices.values[index].state = merged
+            publishState(devices.values[index])
         case .status(let id, let status, let detail): deviceStatus(id, status, detail: detail)
         case .occurred(let id, let occurrence): deviceOccurrence(id, occurrence)
         case .event(let id, let event): publishDeviceEvent(id, event)

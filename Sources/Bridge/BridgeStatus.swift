@@ -5,11 +5,12 @@ import BridgeCore
 extension BridgeService {
     func deviceStatus(_ id: DeviceID, _ status: DeviceStatus, detail: String?) {
         if status.isConnected { clusterConnect(id, failed: false) }
-        guard var record = devices[id], record.status != status else { return }
-        let previous = record.status
-        record.status = status
-        record.state["status"] = .string(status.rawValue)
-        devices[id] = record
+        // Changed where it is stored: a copy taken out would make the state's storage shared and copied.
+        guard let index = devices.index(forKey: id), devices.values[index].status != status else { return }
+        let previous = devices.values[index].status
+        devices.values[index].status = status
+        devices.values[index].state["status"] = .string(status.rawValue)
+        let record = devices.values[index]
         if previous?.isOnline != status.isOnline { publishAvailability(record) }
         publishState(record)
         // Only a change of connection is an event; a first status, or coming into range, is not.

@@ -2,19 +2,48 @@ import Synchronization
 
 /// One reader's bounded buffer of the tap's publishes. A retained message replaces a waiting one of the same
 /// topic in its place (the newest state wins); past the tap's limits the reader is dropped.
+///
+/// The bridge offers every publish to every reader, so offering only appends: the replacing is done when the
+/// reader takes messages, by the reader's task, or by the offer that would pass a limit (a stalled reader).
 public final class TapSubscription: Sendable {
     private struct State {
         var pending: [TapMessage?] = []
         var head = 0
-        /// Where a retained topic's waiting message is in `pending`.
+        /// Where a retained topic's waiting message is in `pending`, for the entries before `merged`.
         var waiting: [String: Int] = [:]
+        /// Entries from here on were appended without replacing a waiting message of their topic yet.
+        var merged = 0
         var count = 0
         var bytes = 0
         var ended = false
         var overflowed = false
         var waiter: CheckedContinuation<TapMessage?, Never>?
 
+        /// Appends without looking at the other waiting messages.
+        mutating func append(_ message: TapMessage) {
+            pending.append(message)
+            count += 1
+            bytes += Self.size(message)
+        }
+
+        /// Lets each retained message appended since the last merge replace its topic's waiting one in place.
+        mutating func merge() {
+            while merged < pending.count {
+                defer { merged += 1 }
+                guard let message = pending[merged], message.retained else { continue }
+                if let index = waiting[message.topic], let old = pending[index] {
+                    pending[index] = message
+                    pending[merged] = nil
+                    count -= 1
+                    bytes -= Self.size(old)
+                } else {
+                    waiting[message.topic] = merged
+                }
+            }
+        }
+
         mutating func pop() -> TapMessage? {
+            merge()
             while head < pending.count {
                 let message = pending[head]
                 pending[head] = nil
@@ -22,6 +51,7 @@ public final class TapSubscription: Sendable {
                 if head >= 256, head * 2 >= pending.count {
                     pending.removeFirst(head)
                     waiting = waiting.mapValues { $0 - head }
+                    merged -= head
                     head = 0
                 }
                 guard let message else { continue }
@@ -57,21 +87,17 @@ public final class TapSubscription: Sendable {
         let (fits, waiter, next) = state.withLock {
             state -> (Bool, CheckedContinuation<TapMessage?, Never>?, TapMessage?) in
             guard !state.ended else { return (true, nil, nil) }
-            let size = State.size(message)
-            if message.retained, let index = state.waiting[message.topic], let old = state.pending[index] {
-                state.pending[index] = message
-                state.bytes += size - State.size(old)
-            } else {
-                state.pending.append(message)
-                state.count += 1
-                state.bytes += size
-                if message.retained { state.waiting[message.topic] = state.pending.count - 1 }
+            state.append(message)
+            if state.count > limits.messages || state.bytes > limits.bytes {
+                // Only a reader this far behind pays for replacing here; it may fit again after.
+                state.merge()
             }
             if state.count > limits.messages || state.bytes > limits.bytes {
                 state.ended = true
                 state.overflowed = true
                 state.pending = []
                 state.waiting = [:]
+                state.merged = 0
                 state.head = 0
                 state.count = 0
                 state.bytes = 0
@@ -112,6 +138,8 @@ public final class TapSubscription: Sendable {
             state.ended = true
             state.pending = []
             state.waiting = [:]
+            state.merged = 0
+            state.head = 0
             return state.waiter.take()
         }
         waiter?.resume(returning: nil)

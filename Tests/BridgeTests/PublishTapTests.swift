@@ -62,6 +62,20 @@ struct PublishTapTests {
         subscription.cancel()
     }
 
+    @Test("a stalled reader of states only stays within its bound: at the bound the newest state of each topic replaces the older ones")
+    func stalledStatesStay() async {
+        let tap = PublishTap(base: "t2m", limits: TapLimits(messages: 10, bytes: 1 << 20))
+        let (_, stalled) = tap.subscribe()
+        for step in 1...100 {
+            tap.record(topic: "t2m/lamp\(step % 3)", payload: Self.bytes("{\"b\":\(step)}"), retain: true)
+        }
+        #expect(!stalled.overflowed)
+        var received: [String] = []
+        while let message = stalled.poll() { received.append(message.topic + " " + String(decoding: message.payload, as: UTF8.self)) }
+        #expect(received == ["lamp1 {\"b\":100}", "lamp2 {\"b\":98}", "lamp0 {\"b\":99}"])
+        stalled.cancel()
+    }
+
     @Test("a reader that falls past its bound is dropped and told once; the others and the snapshot go on")
     func overflow() async {
         let tap = PublishTap(base: "t2m", limits: TapLimits(messages: 10, bytes: 1 << 20))
