@@ -1,12 +1,19 @@
 import Foundation
 import Harness
 
-/// The C programs in `bare/` (a BlueZ-shaped signal sender and the bare libdbus receiver), compiled for this
-/// run with the system's C compiler against libdbus, so the daemon is compared with plain C on the same bus.
+/// The C programs in `bare/` (a BlueZ-shaped signal sender, the bare libdbus receiver and the bare MQTT
+/// responder), compiled for this run with the system's C compiler, so the daemon is compared with plain C on the
+/// same bus and the same broker.
 struct BareC {
     let directory: TemporaryDirectory
     let sender: String
     let receiver: String
+    let responder: String
+
+    /// Each program and the `pkg-config` packages it builds with.
+    static let programs = [
+        ("bluez_sender", "dbus-1 libcrypto"), ("bare_receiver", "dbus-1"), ("bare_responder", "libmosquitto"),
+    ]
 
     /// Where the C sources are: beside this file in the checkout, else under the current folder.
     static var sources: String {
@@ -15,19 +22,22 @@ struct BareC {
         return FileManager.default.currentDirectoryPath + "/Sources/things2mqtt-bench/bare"
     }
 
-    /// Compiles both programs into a temporary folder (`cc -O2`, flags from `pkg-config dbus-1 libcrypto`).
+    /// Compiles the programs into a temporary folder (`cc -O2`, flags from `pkg-config`).
     static func build() async throws -> BareC {
         let directory = try TemporaryDirectory(prefix: "bare-c")
-        for name in ["bluez_sender", "bare_receiver"] {
-            let command = "cc -O2 -Wall -o '\(directory.file(name))' '\(sources)/\(name).c' $(pkg-config --cflags --libs dbus-1 libcrypto)"
+        for (name, packages) in programs {
+            let command = "cc -O2 -Wall -o '\(directory.file(name))' '\(sources)/\(name).c' $(pkg-config --cflags --libs \(packages))"
             let child = try ChildProcess(
                 executable: "/bin/sh", arguments: ["-c", command], stdoutPath: directory.file("cc.log"),
                 stderrPath: directory.file("cc.log"))
             guard try await child.waitForExit(timeout: .seconds(60)) == 0 else {
-                throw BenchError("cannot build \(name).c (needs cc, pkg-config, libdbus-1-dev and libssl-dev):\n\(child.stdout)")
+                throw BenchError(
+                    "cannot build \(name).c (needs cc, pkg-config, libdbus-1-dev, libssl-dev and libmosquitto-dev):\n\(child.stdout)")
             }
         }
-        return BareC(directory: directory, sender: directory.file("bluez_sender"), receiver: directory.file("bare_receiver"))
+        return BareC(
+            directory: directory, sender: directory.file("bluez_sender"), receiver: directory.file("bare_receiver"),
+            responder: directory.file("bare_responder"))
     }
 
     /// Starts one of the programs and waits for its `ready` line.

@@ -150,6 +150,17 @@ struct Bench: AsyncParsableCommand {
                     figures.setToState.percentile(50) - figures.echo.percentile(50),
                     figures.setToState.percentile(99) - figures.echo.percentile(99)))
         print("  load generator: \(Int(figures.loadRate)) /set a second sent (target \(100 * webRate)); LIFX cloud simulator in its own process")
+        // The yardstick: the same load and probes answered by a C program on libmosquitto, no daemon.
+        let bare = try await FanoutBench(broker: broker).runBare(loaded: 100, rate: webRate, samples: samples * 5)
+        print("  the same load answered by the bare C responder (libmosquitto, one thread, no daemon):")
+        print("    broker echo, QoS 1:                     \(bare.echo.summary)")
+        print(
+            "    /set → state, QoS 1                     \(bare.setToState.summary)  "
+                + String(
+                    format: "adds p50 %+.2f ms, p99 %+.2f ms over the echo",
+                    bare.setToState.percentile(50) - bare.echo.percentile(50),
+                    bare.setToState.percentile(99) - bare.echo.percentile(99)))
+        print(String(format: "    load generator: %.0f /set a second sent; responder CPU %.0f %% of one core", bare.loadRate, bare.cpuShare * 100))
         print("  frames each page received: \(figures.frames.min() ?? 0) to \(figures.frames.max() ?? 0)")
         print(String(format: "  daemon CPU under the load: %.0f %% of one core", figures.cpuShare * 100))
         print(

@@ -24,10 +24,12 @@ struct FanoutBench {
         var cpuShare = Double.nan
     }
 
+    /// Ten lights beside the loaded ones take the measured commands in turn, so the per-light write pacing
+    /// (which holds a light's next command while its write is pending) stays out of the figure.
+    static func probes(loaded: Int) -> [String] { (1...10).map { String(format: "lifx_d073d5%06x", loaded + $0) } }
+
     func run(pages: Int, loaded: Int, rate: Int, samples: Int) async throws -> Figures {
-        // Ten lights beside the loaded ones take the measured commands in turn, so the per-light write pacing
-        // (which holds a light's next command while its write is pending) stays out of the figure.
-        let probes = (1...10).map { String(format: "lifx_d073d5%06x", loaded + $0) }
+        let probes = Self.probes(loaded: loaded)
         // The cloud runs in a process of its own, so the pages this process hosts do not slow its answers.
         let simulator = try await SimulatorProcess.lifx(lights: loaded + probes.count, token: "bench-token")
         let port = try LocalPorts.free()
@@ -53,12 +55,50 @@ struct FanoutBench {
         defer { readers.stop() }
         figures.rssBefore = residentMiB(pid: process.child.pid) ?? .nan
         resetPeakResident(pid: process.child.pid)
-        try await withThrowingTaskGroup(of: Void.self) { group in
+        try await measure(client, probes: probes, loaded: loaded, rate: rate, samples: samples, pid: process.child.pid, into: &figures)
+        figures.frames = readers.frames
+        figures.stalledClosed = (try? await stalled.drainUntilClosed(timeout: .seconds(10))) != nil
+        try await Task.sleep(for: .seconds(2))
+        figures.rssAfter = residentMiB(pid: process.child.pid) ?? .nan
+        _ = try await process.terminate()
+        simulator.stop()
+        await client.close()
+        return figures
+    }
+
+    /// The same load and probes answered by the bare C responder instead of the daemon (no pages, no cloud):
+    /// the two passes through the broker that any bridge's round trip takes, with the least code between them.
+    func runBare(loaded: Int, rate: Int, samples: Int) async throws -> Figures {
+        let tools = try await BareC.build()
+        defer { tools.directory.remove() }
+        let responder = try await tools.start(tools.responder, ["127.0.0.1", "\(broker.port)", base, "1"], log: "responder")
+        defer { responder.signal(SIGKILL) }
+        let client = try BenchClient(port: broker.port)
+        try await client.connect()
+        let probes = Self.probes(loaded: loaded)
+        client.client.subscribe("bench/echo", qos: 1)
+        for probe in probes { client.client.subscribe("\(base)/\(probe)", qos: 1) }
+        var figures = Figures()
+        resetPeakResident(pid: responder.pid)
+        try await measure(client, probes: probes, loaded: loaded, rate: rate, samples: samples, pid: responder.pid, into: &figures)
+        await client.close()
+        return figures
+    }
+
+    /// Sends the load (`loaded` lights × `rate` `/set` a second, in ticks of 10 ms) and, under it, measures the
+    /// client's broker echo and the `/set` → state round trip of the probes in turn; with the responder's CPU
+    /// share and peak memory over the same time.
+    private func measure(
+        _ client: BenchClient, probes: [String], loaded: Int, rate: Int, samples: Int, pid: pid_t, into figures: inout Figures
+    ) async throws {
+        let base = base
+        let broker = broker
+        figures = try await withThrowingTaskGroup(of: Void.self, returning: Figures.self) { [figures] group in
+            var figures = figures
             let sentChanges = Mutex(0)
             let loadStart = ContinuousClock.now
-            let ticksBefore = CPUTime.ticks(pid: process.child.pid)
+            let ticksBefore = CPUTime.ticks(pid: pid)
             group.addTask {
-                // 100 lights × 10 changes a second, in ticks of 10 ms.
                 let perTick = max(1, loaded * rate / 100)
                 var step = 0
                 while !Task.isCancelled {
@@ -90,21 +130,14 @@ struct FanoutBench {
                 }
                 figures.setToState.add(state.at - sent)
             }
-            figures.rssPeak = peakResidentMiB(pid: process.child.pid) ?? .nan
+            figures.rssPeak = peakResidentMiB(pid: pid) ?? .nan
             let loadSeconds = (ContinuousClock.now - loadStart).inSeconds
             figures.loadRate = Double(sentChanges.withLock { $0 }) / loadSeconds
-            if let before = ticksBefore, let after = CPUTime.ticks(pid: process.child.pid) {
+            if let before = ticksBefore, let after = CPUTime.ticks(pid: pid) {
                 figures.cpuShare = Double(after - before) / CPUTime.ticksPerSecond / loadSeconds
             }
             group.cancelAll()
+            return figures
         }
-        figures.frames = readers.frames
-        figures.stalledClosed = (try? await stalled.drainUntilClosed(timeout: .seconds(10))) != nil
-        try await Task.sleep(for: .seconds(2))
-        figures.rssAfter = residentMiB(pid: process.child.pid) ?? .nan
-        _ = try await process.terminate()
-        simulator.stop()
-        await client.close()
-        return figures
     }
 }
