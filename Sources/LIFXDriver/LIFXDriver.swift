@@ -109,8 +109,9 @@ public actor LIFXDriver: DeviceDriver {
             for id in target.lightIDs { current[id]?.effect = effect == "stop" ? "OFF" : effect.uppercased() }
             pending.enqueue(.effect(name: name, body: body), for: target.selector)
         }
-        publishAffected(target.lightIDs)
+        // Busy first: the bridge then publishes the new state and the status in one message.
         refreshStatus(target.lightIDs)
+        publishAffected(target.lightIDs)
         writerWake.yield()
     }
 
@@ -132,8 +133,8 @@ public actor LIFXDriver: DeviceDriver {
         }
         lastScene = scene.name
         pending.enqueue(.scene(uuid: scene.uuid), for: "scene_id:\(scene.uuid)")
-        publishAffected(touched)
         refreshStatus(touched)
+        publishAffected(touched)
         publishScenes()
         writerWake.yield()
     }
