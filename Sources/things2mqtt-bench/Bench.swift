@@ -104,10 +104,7 @@ struct Bench: AsyncParsableCommand {
         print("Nova, external MQTT client → release daemon → BlueZ stand-in, same client and run:")
         print("  broker echo, QoS 1:                       \(nova.echo.summary)")
         print(
-            "  /set → Nova frame at the flash, QoS 1     \(nova.setToFrame.summary)  "
-                + String(
-                    format: "adds p50 %+.2f ms, p99 %+.2f ms over the echo",
-                    nova.setToFrame.percentile(50) - nova.echo.percentile(50), nova.setToFrame.percentile(99) - nova.echo.percentile(99)))
+            "  /set → Nova frame at the flash, QoS 1     \(nova.setToFrame.summary)  \(nova.setToFrame.added(over: nova.echo))")
     }
 
     /// EV3: `/set` → frame at the brick next to the broker echo, stop behind a full queue, polls, memory.
@@ -117,11 +114,7 @@ struct Bench: AsyncParsableCommand {
         print("EV3, external MQTT client → release daemon → 2 simulated bricks over TCP, same client and run:")
         print("  broker echo, QoS 1:                       \(figures.echo.summary)")
         print(
-            "  /set → motor frame at the brick, QoS 1    \(figures.setToFrame.summary)  "
-                + String(
-                    format: "adds p50 %+.2f ms, p99 %+.2f ms over the echo",
-                    figures.setToFrame.percentile(50) - figures.echo.percentile(50),
-                    figures.setToFrame.percentile(99) - figures.echo.percentile(99)))
+            "  /set → motor frame at the brick, QoS 1    \(figures.setToFrame.summary)  \(figures.setToFrame.added(over: figures.echo))")
         let jumped = figures.jumped.isEmpty ? 0 : Double(figures.jumped.reduce(0, +)) / Double(figures.jumped.count)
         print(
             "  stop → frame, 31 LED changes queued on a brick taking 10 ms a command: \(figures.stopWhileFull.summary);"
@@ -144,22 +137,14 @@ struct Bench: AsyncParsableCommand {
         print("Web frontend, \(webPages) pages on the api websocket, 100 lights changing \(webRate) times a second, one page stalled:")
         print("  broker echo, QoS 1:                       \(figures.echo.summary)")
         print(
-            "  /set → state of another light, QoS 1      \(figures.setToState.summary)  "
-                + String(
-                    format: "adds p50 %+.2f ms, p99 %+.2f ms over the echo",
-                    figures.setToState.percentile(50) - figures.echo.percentile(50),
-                    figures.setToState.percentile(99) - figures.echo.percentile(99)))
+            "  /set → state of another light, QoS 1      \(figures.setToState.summary)  \(figures.setToState.added(over: figures.echo))")
         print("  load generator: \(Int(figures.loadRate)) /set a second sent (target \(100 * webRate)); LIFX cloud simulator in its own process")
         // The yardstick: the same load and probes answered by a C program on libmosquitto, no daemon.
         let bare = try await FanoutBench(broker: broker).runBare(loaded: 100, rate: webRate, samples: samples * 5)
         print("  the same load answered by the bare C responder (libmosquitto, one thread, no daemon):")
         print("    broker echo, QoS 1:                     \(bare.echo.summary)")
         print(
-            "    /set → state, QoS 1                     \(bare.setToState.summary)  "
-                + String(
-                    format: "adds p50 %+.2f ms, p99 %+.2f ms over the echo",
-                    bare.setToState.percentile(50) - bare.echo.percentile(50),
-                    bare.setToState.percentile(99) - bare.echo.percentile(99)))
+            "    /set → state, QoS 1                     \(bare.setToState.summary)  \(bare.setToState.added(over: bare.echo))")
         print(String(format: "    load generator: %.0f /set a second sent; responder CPU %.0f %% of one core", bare.loadRate, bare.cpuShare * 100))
         print("  frames each page received: \(figures.frames.min() ?? 0) to \(figures.frames.max() ?? 0)")
         print(String(format: "  daemon CPU under the load: %.0f %% of one core", figures.cpuShare * 100))
@@ -196,10 +181,7 @@ struct Bench: AsyncParsableCommand {
             print("  broker echo, QoS 0:                       \(trips.echo0.summary)")
             print("  broker echo, QoS 1:                       \(trips.echo1.summary)")
             for (name, sample, echo) in rows {
-                let added = String(
-                    format: "adds p50 %+.2f ms, p99 %+.2f ms over the echo", sample.percentile(50) - echo.percentile(50),
-                    sample.percentile(99) - echo.percentile(99))
-                print("  \(name.padding(toLength: 41, withPad: " ", startingAt: 0)) \(sample.summary)  \(added)")
+                print("  \(name.padding(toLength: 41, withPad: " ", startingAt: 0)) \(sample.summary)  \(sample.added(over: echo))")
             }
             let paced = try await bench.hostilePaced(client, rate: 5_000, duration: .seconds(5))
             print(

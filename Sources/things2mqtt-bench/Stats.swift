@@ -20,6 +20,13 @@ struct LatencySample {
     var summary: String {
         String(format: "p50 %.2f ms  p99 %.2f ms  (n=%d)", percentile(50), percentile(99), values.count)
     }
+
+    /// What this sample adds to a broker echo measured beside it, at p50 and p99.
+    func added(over echo: LatencySample) -> String {
+        String(
+            format: "adds p50 %+.2f ms, p99 %+.2f ms over the echo", percentile(50) - echo.percentile(50),
+            percentile(99) - echo.percentile(99))
+    }
 }
 
 /// How long a daemon is left alone before its resident memory is read: longer than its heap trim interval
