@@ -22,7 +22,7 @@ extension BLEDriver {
         // Taken out while it changes, so its windows and tables are changed in place rather than copied.
         guard var entry = tracked.removeValue(forKey: path) else { return }
         // The descriptor depends on these only; adverts (RSSI, data) do not rebuild it.
-        var describe = entry.descriptor == nil || !properties.isDisjoint(with: .description)
+        var describe = entry.descriptor == nil || !properties.isDisjoint(with: .descriptor)
         if describe {
             entry.name = device.name ?? device.alias
             entry.services = Set(device.services)

@@ -70,8 +70,8 @@ public struct BlueZDevice: Sendable, Hashable {
 
         /// The advert payloads.
         public static let advertData: Properties = [.manufacturerData, .serviceData]
-        /// What a device's description is made from.
-        public static let description: Properties = [.name, .alias, .uuids, .adapter]
+        /// What the device's descriptor (name, services, adapter) is made from.
+        public static let descriptor: Properties = [.name, .alias, .uuids, .adapter]
 
         /// The property named so on D-Bus.
         public init(name: String) {

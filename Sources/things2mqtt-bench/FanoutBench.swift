@@ -48,14 +48,14 @@ struct FanoutBench {
         }
         client.client.subscribe("bench/echo", qos: 1)
         for probe in probes { client.client.subscribe("\(base)/\(probe)", qos: 1) }
-        var figures = Figures()
         let stalled = try RawWebSocketClient(port: port, receiveBuffer: 4096)
         try await stalled.handshake(first: #"{"auth":""}"#)
         let readers = try await PageReaders.connect(pages: pages, port: port)
         defer { readers.stop() }
-        figures.rssBefore = residentMiB(pid: process.child.pid) ?? .nan
+        let rssBefore = residentMiB(pid: process.child.pid) ?? .nan
         resetPeakResident(pid: process.child.pid)
-        try await measure(client, probes: probes, loaded: loaded, rate: rate, samples: samples, pid: process.child.pid, into: &figures)
+        var figures = try await measure(client, probes: probes, loaded: loaded, rate: rate, samples: samples, pid: process.child.pid)
+        figures.rssBefore = rssBefore
         figures.frames = readers.frames
         figures.stalledClosed = (try? await stalled.drainUntilClosed(timeout: .seconds(10))) != nil
         try await Task.sleep(for: .seconds(2))
@@ -78,9 +78,8 @@ struct FanoutBench {
         let probes = Self.probes(loaded: loaded)
         client.client.subscribe("bench/echo", qos: 1)
         for probe in probes { client.client.subscribe("\(base)/\(probe)", qos: 1) }
-        var figures = Figures()
         resetPeakResident(pid: responder.pid)
-        try await measure(client, probes: probes, loaded: loaded, rate: rate, samples: samples, pid: responder.pid, into: &figures)
+        let figures = try await measure(client, probes: probes, loaded: loaded, rate: rate, samples: samples, pid: responder.pid)
         await client.close()
         return figures
     }
@@ -89,12 +88,12 @@ struct FanoutBench {
     /// client's broker echo and the `/set` → state round trip of the probes in turn; with the responder's CPU
     /// share and peak memory over the same time.
     private func measure(
-        _ client: BenchClient, probes: [String], loaded: Int, rate: Int, samples: Int, pid: pid_t, into figures: inout Figures
-    ) async throws {
+        _ client: BenchClient, probes: [String], loaded: Int, rate: Int, samples: Int, pid: pid_t
+    ) async throws -> Figures {
         let base = base
         let broker = broker
-        figures = try await withThrowingTaskGroup(of: Void.self, returning: Figures.self) { [figures] group in
-            var figures = figures
+        return try await withThrowingTaskGroup(of: Void.self, returning: Figures.self) { group in
+            var figures = Figures()
             let sentChanges = Mutex(0)
             let loadStart = ContinuousClock.now
             let ticksBefore = CPUTime.ticks(pid: pid)

@@ -55,7 +55,7 @@ struct BlueZObjectsTests {
         Named(changed: ["RSSI": .string("loud")], invalidated: [], named: .rssi),
         Named(
             changed: ["Name": .string("a"), "Alias": .string("b"), "UUIDs": .strings([]), "Adapter": .objectPath("/org/bluez/hci1")],
-            invalidated: [], named: .description),
+            invalidated: [], named: .descriptor),
         Named(
             changed: ["ServiceData": .dictionary(key: "s", value: "v", []), "Blocked": .bool(false)], invalidated: ["ManufacturerData"],
             named: [.advertData, .other]),
