@@ -16,9 +16,8 @@ extension BridgeService {
                 return
             }
             let merged = devices.values[index].state.merging(state: values)
-            guard merged != devices.values[index].state || devices.values[index].statusUnpublished else { return }
+            guard merged != devices.values[index].state else { return }
             devices.values[index].state = merged
-            devices.values[index].statusUnpublished = false
             publishState(devices.values[index])
         case .status(let id, let status, let detail): deviceStatus(id, status, detail: detail)
         case .occurred(let id, let occurrence): deviceOccurrence(id, occurrence)

@@ -90,9 +90,6 @@ public final class BridgeInbox: Sendable {
     /// Drops retained replays the bridge would ignore anyway, before they take room in the queue.
     func install(_ filter: InboxFilter) { state.withLock { $0.filter = filter } }
 
-    /// Whether a state change of this device waits to be handled as the last thing queued about the device.
-    func stateWaits(for id: DeviceID) -> Bool { state.withLock { $0.queue.stateWaits(for: id) } }
-
     /// A sink for one driver's events.
     public var deviceSink: DeviceEventSink { DeviceEventSink { [self] event in send(.device(event)) } }
 

@@ -10,16 +10,9 @@ extension BridgeService {
         let previous = devices.values[index].status
         devices.values[index].status = status
         devices.values[index].state["status"] = .string(status.rawValue)
-        if previous?.isOnline != status.isOnline { publishAvailability(devices.values[index]) }
-        // A driver that reports a status with a state change (a command taken: busy, and the new state) gives
-        // subscribers one message with both, not one per event microseconds apart: the state change queued
-        // behind publishes the status too (a status replaced before then is not published, as for state).
-        if inbox.stateWaits(for: id) {
-            devices.values[index].statusUnpublished = true
-        } else {
-            publishState(devices.values[index])
-        }
         let record = devices.values[index]
+        if previous?.isOnline != status.isOnline { publishAvailability(record) }
+        publishState(record)
         // Only a change of connection is an event; a first status, or coming into range, is not.
         // busy ↔ ready comes with every command: bridge/devices is rebuilt only for the changes that matter.
         if previous == nil || previous?.isConnected != status.isConnected || previous?.isOnline != status.isOnline {

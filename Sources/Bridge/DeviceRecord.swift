@@ -13,8 +13,6 @@ struct DeviceRecord {
     /// In a cluster: this bridge may not connect the device (another owns it, none does yet, or the previous owner
     /// has not let it go); the driver holds it down. Every device starts so in a cluster, as its driver does.
     var held = false
-    /// The status changed and its state message was left to the device's state change queued behind it.
-    var statusUnpublished = false
 
     var id: DeviceID { descriptor.id }
 

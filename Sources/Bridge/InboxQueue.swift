@@ -36,9 +36,6 @@ struct InboxQueue {
     /// Entries waiting (a coalesced state counts once).
     var depth: Int { entries.count - head }
 
-    /// Whether a state change of this device waits as the last thing queued about the device.
-    func stateWaits(for id: DeviceID) -> Bool { openState[id] != nil }
-
     /// Queues an input that is never refused; state changes merge into the device's waiting one.
     mutating func push(_ input: BridgeInput) {
         guard case .device(let event) = input else { return append(.input(input)) }

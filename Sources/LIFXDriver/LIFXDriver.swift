@@ -109,9 +109,8 @@ public actor LIFXDriver: DeviceDriver {
             for id in target.lightIDs { current[id]?.effect = effect == "stop" ? "OFF" : effect.uppercased() }
             pending.enqueue(.effect(name: name, body: body), for: target.selector)
         }
-        // Busy first: the bridge then publishes the new state and the status in one message.
-        refreshStatus(target.lightIDs)
         publishAffected(target.lightIDs)
+        refreshStatus(target.lightIDs)
         writerWake.yield()
     }
 
@@ -133,8 +132,8 @@ public actor LIFXDriver: DeviceDriver {
         }
         lastScene = scene.name
         pending.enqueue(.scene(uuid: scene.uuid), for: "scene_id:\(scene.uuid)")
-        refreshStatus(touched)
         publishAffected(touched)
+        refreshStatus(touched)
         publishScenes()
         writerWake.yield()
     }

@@ -186,10 +186,8 @@ struct CompositeStateTests {
         try await bridge.run()
         _ = try await bridge.request("health_check")
         let states = bridge.transport.published.filter { $0.topic == "t2m/ev3_0016535d7e2d" }
-        // Before the status, one publish; the removal, which carries the status queued before it; the partial
-        // set after it.
-        #expect(states.count == 3)
-        #expect(states.dropFirst().first?.json?["status"] == "ready" && states.dropFirst().first?.json?["sensors"] == nil)
+        // Before the status, one publish; the status's own; the removal; the partial set after it.
+        #expect(states.count == 4)
         #expect(
             states.first?.json == [
                 "motor_a": ["speed": 20, "position": 100], "gatt": ["b": "02"],

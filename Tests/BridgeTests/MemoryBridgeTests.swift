@@ -77,32 +77,6 @@ struct MemoryBridgeTests {
         await bridge.stop()
     }
 
-    @Test("a status change with the device's state change queued behind it reaches MQTT as one message with both")
-    func statusWithState() async throws {
-        let bridge = try MemoryBridge(yaml: Self.kitchenConfig)
-        let driver = bridge.driver()
-        let id = Fixtures.colorLight().id
-        driver.emit(.discovered(Fixtures.colorLight()))
-        driver.emit(.status(id, .ready, detail: nil))
-        driver.emit(.state(id, ["state": "ON", "brightness": 10]))
-        // A command taken: the driver reports busy, then the new state.
-        driver.emit(.status(id, .busy, detail: nil))
-        driver.emit(.state(id, ["brightness": 40]))
-        try await bridge.run()
-        // The inbox is one ordered queue: once a later request is answered, everything before it was handled.
-        _ = try await bridge.request("health_check")
-        // A status with no state change behind it is published alone.
-        driver.emit(.status(id, .ready, detail: nil))
-        _ = try await bridge.request("health_check")
-        let states = bridge.transport.published.filter { $0.topic == "t2m/kitchen" }.map(\.json)
-        #expect(
-            states == [
-                ["state": "ON", "brightness": 10, "status": "ready"], ["state": "ON", "brightness": 40, "status": "busy"],
-                ["state": "ON", "brightness": 40, "status": "ready"],
-            ])
-        await bridge.stop()
-    }
-
     @Test("a 20,000 message flood is bounded, every refusal is accounted for, and other devices' commands get through")
     func flood() async throws {
         let bridge = try await MemoryBridge.start(yaml: Self.kitchenConfig)
