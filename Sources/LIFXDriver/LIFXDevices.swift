@@ -41,9 +41,15 @@ extension LIFXDriver {
     }
 
     /// Reports a device's status: `unavailable` when the cloud says it is not connected, otherwise `busy`
-    /// while a write to it is pending or in flight, and `ready` when idle.
+    /// once a write to it has been pending or in flight for `busyAfter`, and `ready` otherwise.
     func setAvailability(_ device: DeviceID, _ online: Bool) {
-        let status: DeviceStatus = !online ? .unavailable : (isBusy(device) ? .busy : .ready)
+        var busy = false
+        if case .light(let id)? = nativeIDs[device] {
+            let now = ContinuousClock.now
+            if slowWrites.note(id, waiting: isBusy(device), now: now) { slowWake.yield() }
+            busy = slowWrites.isSlow(id, now: now)
+        }
+        let status: DeviceStatus = !online ? .unavailable : (busy ? .busy : .ready)
         guard statuses[device] != status else { return }
         statuses[device] = status
         sink.send(.status(device, status))
@@ -53,6 +59,16 @@ extension LIFXDriver {
     func refreshStatus(_ lightIDs: [String]) {
         for id in lightIDs {
             if let light = current[id] { setAvailability(.lifx(light: id), light.connected) }
+        }
+    }
+
+    /// Names lights whose write turned slow, so they show `busy`; the one timer of that status.
+    func slowLoop() async {
+        for await _ in slowWakeups {
+            while let deadline = slowWrites.nextDeadline {
+                guard (try? await Task.sleep(until: deadline, clock: .continuous)) != nil else { return }
+                refreshStatus(slowWrites.takeDue(now: .now))
+            }
         }
     }
 

@@ -30,6 +30,10 @@ public actor LIFXDriver: DeviceDriver {
     var pending = PendingWrites()
     var writing: Set<String> = []
     var lastWriteDone: [String: ContinuousClock.Instant] = [:]
+    /// Lights with a write waiting, and since when: they show `busy` only once the wait is long.
+    var slowWrites: SlowWrites
+    let slowWake: AsyncStream<Void>.Continuation
+    let slowWakeups: AsyncStream<Void>
     /// Spacing of retries of a write that failed with 5xx or a timeout; reset by any successful write.
     var writeBackoff = Backoff(initial: .milliseconds(500), maximum: .seconds(30))
     var status = IntegrationStatus(.starting)
@@ -50,6 +54,8 @@ public actor LIFXDriver: DeviceDriver {
         self.logger = logger
         (writerWakeups, writerWake) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
         (groupWakeups, groupWake) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
+        (slowWakeups, slowWake) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
+        slowWrites = SlowWrites(threshold: options.busyAfter)
     }
 
     /// Polls and writes until cancelled; `finish()` then sends what is still pending.
@@ -58,6 +64,7 @@ public actor LIFXDriver: DeviceDriver {
             group.addTask { await self.pollLoop() }
             group.addTask { await self.writeLoop() }
             group.addTask { await self.groupLoop() }
+            group.addTask { await self.slowLoop() }
             await group.waitForAll()
         }
     }

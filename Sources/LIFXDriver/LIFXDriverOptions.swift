@@ -13,12 +13,14 @@ public struct LIFXDriverOptions: Sendable {
     public var unauthorizedRetry: Duration
     /// Attempts at a write that keeps failing with 5xx or timeouts before it is given up.
     public var maxAttempts: Int
+    /// How long a light's write may wait before the light shows `busy`: a quick write is one state message.
+    public var busyAfter: Duration
 
     /// Creates options; the defaults suit the cloud's 120 requests a minute.
     public init(
         pollInterval: Duration = .seconds(30), gatherWindow: Duration = .milliseconds(30),
         minWriteInterval: Duration = .milliseconds(300), sceneRefreshPolls: Int = 10,
-        unauthorizedRetry: Duration = .seconds(300), maxAttempts: Int = 5
+        unauthorizedRetry: Duration = .seconds(300), maxAttempts: Int = 5, busyAfter: Duration = .seconds(1)
     ) {
         self.pollInterval = pollInterval
         self.gatherWindow = gatherWindow
@@ -26,5 +28,6 @@ public struct LIFXDriverOptions: Sendable {
         self.sceneRefreshPolls = sceneRefreshPolls
         self.unauthorizedRetry = unauthorizedRetry
         self.maxAttempts = maxAttempts
+        self.busyAfter = busyAfter
     }
 }

@@ -113,6 +113,15 @@ struct FanoutBench {
                 }
             }
             try await Task.sleep(for: .seconds(2))
+            // Each probe starts at brightness 5, below every measured value, so the first measured command
+            // changes the state (a command that changes nothing may publish nothing).
+            for probe in probes {
+                client.client.publish("\(base)/\(probe)/set", payload: Array("{\"state\":\"ON\",\"brightness\":5}".utf8), qos: 1, retain: false)
+                _ = try await client.waitFor(after: 0, what: "the probe's first state") {
+                    guard $0.topic == "\(base)/\(probe)", let value = JSONValue.parse($0.payload)?["brightness"]?.doubleValue else { return false }
+                    return abs(value - 5) <= 2
+                }
+            }
             let external = ExternalBench(broker: broker)
             for index in 0..<samples {
                 figures.echo.add(try await external.echo(client, qos: 1, tag: "fanout \(index)"))

@@ -127,6 +127,41 @@ struct LIFXModelTests {
         #expect(pending.isEmpty && !pending.contains("id:a"))
     }
 
+    @Test("slow writes: a light counts as busy only once its write has waited the threshold, and is named once per wait")
+    func slowWrites() {
+        let start = ContinuousClock.now
+        func at(_ milliseconds: Int64) -> ContinuousClock.Instant { start + .milliseconds(milliseconds) }
+        var slow = SlowWrites(threshold: .seconds(1))
+        var due = slow.takeDue(now: start)
+        #expect(slow.nextDeadline == nil && due.isEmpty)
+        // A wait begins once; a light already waiting keeps the moment its wait began.
+        let began = [
+            slow.note("a", waiting: true, now: at(0)), slow.note("a", waiting: true, now: at(500)),
+            slow.note("b", waiting: true, now: at(300)),
+        ]
+        #expect(began == [true, false, true])
+        #expect(slow.nextDeadline == at(1000))
+        due = slow.takeDue(now: at(999))
+        #expect(!slow.isSlow("a", now: at(999)) && due.isEmpty)
+        #expect(slow.isSlow("a", now: at(1000)) && !slow.isSlow("b", now: at(1000)))
+        due = slow.takeDue(now: at(1000))
+        #expect(due == ["a"] && slow.nextDeadline == at(1300))
+        due = slow.takeDue(now: at(2000))
+        #expect(due == ["b"])
+        due = slow.takeDue(now: at(3000))
+        #expect(slow.nextDeadline == nil && due.isEmpty)
+        // The write landed: the light is idle, and a later wait starts over.
+        let landed = slow.note("a", waiting: false, now: at(3000))
+        #expect(!landed && !slow.isSlow("a", now: at(3000)) && !slow.isSlow("c", now: at(3000)))
+        let again = slow.note("a", waiting: true, now: at(4000))
+        #expect(again && !slow.isSlow("a", now: at(4500)) && slow.nextDeadline == at(5000))
+        // No threshold: busy from the first moment of a wait.
+        var eager = SlowWrites(threshold: .zero)
+        eager.note("a", waiting: true, now: start)
+        due = eager.takeDue(now: start)
+        #expect(eager.isSlow("a", now: start) && due == ["a"])
+    }
+
     @Test("rate budget: polls yield first, writes stop at zero, a 429 blocks until the reset", arguments: [
         (120, 100.0, RateBudget.Purpose.poll, nil as Double?),
         (20, 100.0, .poll, 30.0),

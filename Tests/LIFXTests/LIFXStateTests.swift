@@ -63,16 +63,30 @@ struct LIFXStateTests {
         try await harness.stop()
     }
 
-    @Test("device status: a light is busy while its write is pending, ready once the cloud took it, unavailable when offline")
+    @Test("device status: a quick write is one message; a light is busy once its write waits over a second, ready once the cloud took it, unavailable when offline")
     func deviceStatus() async throws {
         let harness = try await LIFXHarness.start()
         let topic = "\(harness.base)/lifx_d073d5000002"
         #expect(try await harness.broker.retainedJSON(topic)?["status"] == "ready")
         var mark = harness.client.mark
+        harness.simulator.clearRequests()
+        harness.set("lifx_d073d5000002", #"{"brightness":20}"#)
+        let quick = try await harness.client.waitForMessage(topic: topic, after: mark) { $0.json?["brightness"] == 20 }
+        #expect(quick.json?["status"] == "ready")
+        _ = try await harness.requests { $0.method == "PUT" }
+        // Past the threshold: a write that already landed never made the light busy.
+        try await Task.sleep(for: .milliseconds(1500))
+        #expect(harness.client.messages(on: topic).filter { $0.index >= mark }.map { $0.json?["status"] } == ["ready"])
+
+        harness.simulator.setLatency(.seconds(2))
+        mark = harness.client.mark
         harness.set("lifx_d073d5000002", #"{"brightness":40}"#)
-        let busy = try await harness.client.waitForMessage(topic: topic, after: mark) { $0.json?["status"] == "busy" }
+        let optimistic = try await harness.client.waitForMessage(topic: topic, after: mark) { $0.json?["brightness"] == 40 }
+        #expect(optimistic.json?["status"] == "ready")
+        let busy = try await harness.client.waitForMessage(topic: topic, after: optimistic.index) { $0.json?["status"] == "busy" }
         #expect(busy.json?["brightness"] == 40)
         try await harness.client.waitForMessage(topic: topic, after: busy.index) { $0.json?["status"] == "ready" }
+        harness.simulator.setLatency(.zero)
         try await harness.broker.waitForRetained("\(harness.base)/bridge/devices") { message in
             guard case .array(let list)? = message.json else { return false }
             return list.contains { $0["id"] == "lifx_d073d5000002" && $0["device_status"] == "ready" && $0["status"] == "online" }
