@@ -28,6 +28,8 @@ public enum BridgeTimer: Sendable {
     case clusterReleased(DeviceID)
     /// The state a gained claim carried is due (unless a command for the device applied it first).
     case carried(DeviceID)
+    /// States held while the broker was behind are due.
+    case flushHeldStates
 }
 
 /// The bridge's single input queue: the one hop from the MQTT network thread, drivers and signal handlers

@@ -12,6 +12,8 @@ public struct BridgeOptions: Sendable {
     public var rediscoverDelay: Duration
     /// Debounce for `bridge/devices` and `bridge/info`.
     public var inventoryDebounce: Duration
+    /// How often states held while the broker is behind are tried again.
+    public var heldStateRetry: Duration
     /// Window in which repeated warnings and events of one kind from one source are summarised.
     public var repeatWindow: Duration
     /// Persists aliases set by `device/rename`; called with every renamed device's alias.
@@ -36,7 +38,7 @@ public struct BridgeOptions: Sendable {
         repeatWindow: Duration = .seconds(10),
         saveAliases: (@Sendable ([DeviceID: String]) -> Void)? = nil, savedAliases: [DeviceID: String] = [:],
         saveRemembered: (@Sendable (Set<DeviceID>) -> Void)? = nil, savedRemembered: Set<DeviceID> = [],
-        connectionTimeout: Duration = .seconds(10)
+        connectionTimeout: Duration = .seconds(10), heldStateRetry: Duration = .milliseconds(5)
     ) {
         self.version = version
         self.discoveryWindow = discoveryWindow
@@ -49,5 +51,6 @@ public struct BridgeOptions: Sendable {
         self.saveRemembered = saveRemembered
         self.savedRemembered = savedRemembered
         self.connectionTimeout = connectionTimeout
+        self.heldStateRetry = heldStateRetry
     }
 }

@@ -32,6 +32,13 @@ extension BridgeService {
         // Home Assistant's JSON light reads `state` from every message (2024.1 raises on one without it): a
         // light's state waits until its driver has said whether it is on.
         if record.state["state"] == nil, record.descriptor.exposes.contains(where: { $0.kind == .light }) { return }
+        // While the broker is behind, a state waits (its later changes merge into it) instead of queueing
+        // behind the messages it has not taken yet; a burst of adverts then costs the broker fewer messages.
+        if transport.isBacklogged {
+            if held.hold(record.id) { schedule(.flushHeldStates, after: options.heldStateRetry) }
+            return
+        }
+        held.release(record.id)
         var state = record.state
         if config.homeassistant.legacy, let kelvin = state["color_temp"]?.doubleValue, kelvin >= 1000 {
             state["color_temp"] = .number((1_000_000 / kelvin).rounded())

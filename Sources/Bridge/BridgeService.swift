@@ -50,6 +50,8 @@ public actor BridgeService: Service {
     var stop: ClusterStop?
     /// State carried by a claim this bridge gained, not yet applied: at most one per device.
     var carrying: [DeviceID: [String: JSONValue]] = [:]
+    /// Device states waiting for the broker to catch up.
+    var held = HeldStates()
 
     /// Creates the bridge; it starts publishing when `run()` is called.
     public init(
@@ -166,6 +168,8 @@ public actor BridgeService: Service {
             clusterReleased(id)
         case .carried(let id):
             await applyCarried(id)
+        case .flushHeldStates:
+            for id in held.takeAll() { if let record = devices[id] { publishState(record) } }
         }
     }
 

@@ -32,4 +32,12 @@ public protocol MQTTTransport: Sendable {
     func subscribe(_ filter: String, qos: Int)
     /// Drops a subscription.
     func unsubscribe(_ filter: String)
+    /// Whether the broker is behind: so many messages are still unwritten or unacknowledged that a state
+    /// publish should wait (and merge with the device's next state) rather than queue behind them.
+    var isBacklogged: Bool { get }
+}
+
+extension MQTTTransport {
+    /// A transport that never falls behind.
+    public var isBacklogged: Bool { false }
 }

@@ -99,6 +99,16 @@ public final class Broker: Sendable {
         try await running.waitForExit()
     }
 
+    /// Stops the broker process (SIGSTOP): connections stay open, nothing is read or acknowledged.
+    public func pause() {
+        child.withLock { $0 }?.signal(SIGSTOP)
+    }
+
+    /// Lets a paused broker run again (SIGCONT).
+    public func resume() {
+        child.withLock { $0 }?.signal(SIGCONT)
+    }
+
     /// Kills the broker with SIGKILL and waits for it to exit.
     public func kill() async throws {
         guard let running = child.withLock({ $0 }) else { return }

@@ -17,6 +17,8 @@ enum ControlEvent: Sendable {
 final class CallbackBox: Sendable {
     let deliver: @Sendable (TransportEvent) -> Void
     let control = Mutex<[ControlEvent]>([])
+    /// Messages handed to libmosquitto and not yet written (QoS 0) or acknowledged (QoS 1 and 2).
+    let unconfirmed = Atomic<Int>(0)
 
     init(deliver: @escaping @Sendable (TransportEvent) -> Void) { self.deliver = deliver }
 
@@ -26,6 +28,18 @@ final class CallbackBox: Sendable {
     }
 
     func enqueue(_ event: ControlEvent) { control.withLock { $0.append(event) } }
+
+    /// One message was written or acknowledged. The count restarts at each connect, so an acknowledgement
+    /// of a message sent before it must not take the count below zero.
+    func confirmed() {
+        var current = unconfirmed.load(ordering: .relaxed)
+        while current > 0 {
+            let (exchanged, original) = unconfirmed.compareExchange(
+                expected: current, desired: current - 1, ordering: .relaxed)
+            if exchanged { return }
+            current = original
+        }
+    }
 
     /// Takes the connection events enqueued so far, oldest first.
     func drainControl() -> [ControlEvent] {
@@ -41,7 +55,11 @@ final class CallbackBox: Sendable {
         mosquitto_disconnect_callback_set(handle) { _, userdata, rc in
             CallbackBox.from(userdata)?.enqueue(.disconnect(rc))
         }
-        mosquitto_publish_callback_set(handle) { _, userdata, mid in CallbackBox.from(userdata)?.enqueue(.published(mid)) }
+        mosquitto_publish_callback_set(handle) { _, userdata, mid in
+            guard let box = CallbackBox.from(userdata) else { return }
+            box.confirmed()
+            box.enqueue(.published(mid))
+        }
         mosquitto_unsubscribe_callback_set(handle) { _, userdata, mid in
             CallbackBox.from(userdata)?.enqueue(.unsubscribed(mid))
         }

@@ -14,6 +14,8 @@ extension MosquittoClient {
                     return state.connected
                 }
                 guard wasConnected else { continue }
+                // Messages queued now are dropped or re-sent after the next connect: none is outstanding.
+                box.unconfirmed.store(0, ordering: .relaxed)
                 let reason = rc == 0 ? "disconnected" : MosquittoError(code: rc, operation: "connection lost").description
                 box.deliver(.disconnected(reason: reason))
             case .published(let mid):
@@ -45,6 +47,8 @@ extension MosquittoClient {
             logger.error("MQTT broker refused the connection", metadata: ["reason": "\(reason)"])
             return
         }
+        // A message queued before the connection was lost is never confirmed: the count starts over.
+        box.unconfirmed.store(0, ordering: .relaxed)
         let (subscriptions, retained, again) = state.withLock { state in
             let again = state.connectedBefore
             state.connectedBefore = true

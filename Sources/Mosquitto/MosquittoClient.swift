@@ -142,6 +142,9 @@ public final class MosquittoClient: MQTTTransport {
     /// Whether the client is connected right now.
     public var isConnected: Bool { state.withLock { $0.connected } }
 
+    /// Whether more than `options.backlogLimit` messages wait to be written or acknowledged.
+    public var isBacklogged: Bool { box.unconfirmed.load(ordering: .relaxed) >= options.backlogLimit }
+
     /// How many retained messages the client would restore after a reconnect.
     public var retainedCount: Int { state.withLock { $0.retained.count } }
 
@@ -159,6 +162,7 @@ public final class MosquittoClient: MQTTTransport {
                 metadata: ["mqtt.topic": "\(message.topic)", "error": "\(MosquittoError(code: rc, operation: "publish"))"])
             return nil
         }
+        box.unconfirmed.add(1, ordering: .relaxed)
         return mid
     }
 

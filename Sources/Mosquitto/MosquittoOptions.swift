@@ -49,12 +49,15 @@ public struct MosquittoOptions: Sendable {
     public var finalMessage: MQTTMessage?
     /// Reconnect back-off bounds in seconds.
     public var reconnectDelay: ClosedRange<Double>
+    /// Unwritten or unacknowledged messages from which the client reports itself backlogged.
+    public var backlogLimit: Int
 
     /// Creates options; only the address and client id are required.
     public init(
         host: String, port: Int, clientID: String, keepaliveSeconds: Int = 60, username: String? = nil,
         password: String? = nil, protocolVersion: ProtocolVersion = .v311, tls: TLS? = nil,
-        will: MQTTMessage? = nil, finalMessage: MQTTMessage? = nil, reconnectDelay: ClosedRange<Double> = 0.5...30
+        will: MQTTMessage? = nil, finalMessage: MQTTMessage? = nil, reconnectDelay: ClosedRange<Double> = 0.5...30,
+        backlogLimit: Int = 64
     ) {
         self.host = host
         self.port = port
@@ -67,5 +70,6 @@ public struct MosquittoOptions: Sendable {
         self.will = will
         self.finalMessage = finalMessage
         self.reconnectDelay = reconnectDelay
+        self.backlogLimit = backlogLimit
     }
 }

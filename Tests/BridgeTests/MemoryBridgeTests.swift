@@ -77,6 +77,37 @@ struct MemoryBridgeTests {
         await bridge.stop()
     }
 
+    @Test("while the broker is behind, states wait and merge per device; they go out in the order they began to wait once it caught up")
+    func heldStates() async throws {
+        let bridge = try await MemoryBridge.start(yaml: Self.kitchenConfig)
+        let driver = bridge.driver()
+        let light = Fixtures.colorLight()
+        let other = Fixtures.whiteLight()
+        driver.emit(.discovered(light))
+        driver.emit(.discovered(other))
+        driver.emit(.state(light.id, ["state": "ON", "brightness": 1]))
+        _ = try await bridge.waitForPublish("t2m/kitchen") { $0.json?["brightness"] == 1 }
+        bridge.transport.setBacklogged(true)
+        let mark = bridge.transport.mark
+        for step in 2...50 { driver.emit(.state(light.id, ["brightness": .number(Double(step))])) }
+        driver.emit(.state(other.id, ["state": "OFF"]))
+        // Handled in order: once this request is answered, every state above reached the bridge.
+        let health = try await bridge.request("health_check")
+        #expect(health["status"] == "ok")
+        try await Task.sleep(for: .milliseconds(50))
+        let topics = ["t2m/kitchen", "t2m/lifx_d073d5000002"]
+        let states = { bridge.transport.published.dropFirst(mark).filter { topics.contains($0.topic) } }
+        #expect(states().isEmpty)
+        bridge.transport.setBacklogged(false)
+        try await waitUntil("the held states are published", timeout: .seconds(5)) { states().count >= 2 }
+        try await Task.sleep(for: .milliseconds(50))
+        let sent = states()
+        #expect(sent.map(\.topic) == topics)
+        #expect(sent.first?.json?["brightness"] == 50 && sent.first?.json?["state"] == "ON")
+        #expect(sent.last?.json?["state"] == "OFF")
+        await bridge.stop()
+    }
+
     @Test("a 20,000 message flood is bounded, every refusal is accounted for, and other devices' commands get through")
     func flood() async throws {
         let bridge = try await MemoryBridge.start(yaml: Self.kitchenConfig)
@@ -171,5 +202,28 @@ struct MemoryDiscoveryTests {
         try await waitUntil("the stale config cleared") { bridge.transport.retained(stale) == nil }
         #expect(bridge.transport.retained(foreign) == seeds[foreign])
         await bridge.stop()
+    }
+}
+
+@Suite("Held states")
+struct HeldStatesTests {
+    @Test("each device waits once, in the order it began to wait; a released device is skipped, one held again keeps its first place")
+    func order() {
+        let a = DeviceID(integration: "ble", native: "a"), b = DeviceID(integration: "ble", native: "b")
+        let c = DeviceID(integration: "ble", native: "c")
+        var held = HeldStates()
+        let first = [held.hold(a), held.hold(b), held.hold(a), held.hold(c)]
+        #expect(first == [true, false, false, false] && held.count == 3)
+        held.release(b)
+        held.release(a)
+        let again = held.hold(a)
+        #expect(!again && held.count == 2)
+        let taken = held.takeAll()
+        #expect(taken == [a, c] && held.isEmpty)
+        // Empty again: the next hold is the first (a flush is due).
+        let next = held.hold(b)
+        held.release(b)
+        let none = held.takeAll()
+        #expect(next && held.isEmpty && none.isEmpty)
     }
 }

@@ -25,6 +25,7 @@ public final class MemoryTransport: MQTTTransport {
         var retained: [String: [UInt8]] = [:]
         var subscriptions: [String: Int] = [:]
         var deliver: (@Sendable (TransportEvent) -> Void)?
+        var backlogged = false
     }
 
     private let state = Mutex(State())
@@ -53,6 +54,12 @@ public final class MemoryTransport: MQTTTransport {
             deliver?(.message(InboundMessage(topic: topic, payload: payload, retained: true)))
         }
     }
+
+    /// Whether the bridge is told the broker is behind (set by `setBacklogged`).
+    public var isBacklogged: Bool { state.withLock { $0.backlogged } }
+
+    /// Makes the transport report a broker that is behind, or caught up again.
+    public func setBacklogged(_ backlogged: Bool) { state.withLock { $0.backlogged = backlogged } }
 
     /// Drops a subscription.
     public func unsubscribe(_ filter: String) { _ = state.withLock { $0.subscriptions.removeValue(forKey: filter) } }
