@@ -58,7 +58,12 @@ extension LIFXDriver {
     /// Re-derives the status of these lights (after a write was queued, sent or settled).
     func refreshStatus(_ lightIDs: [String]) {
         for id in lightIDs {
-            if let light = current[id] { setAvailability(.lifx(light: id), light.connected) }
+            if let light = current[id] {
+                setAvailability(.lifx(light: id), light.connected)
+            } else {
+                // A light that left the account while its write waited: nothing shows its status any more.
+                slowWrites.note(id, waiting: false, now: .now)
+            }
         }
     }
 
