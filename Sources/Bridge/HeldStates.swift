@@ -26,17 +26,13 @@ public struct HeldStates: Sendable {
     /// The device's state went out by another way: it no longer waits.
     public mutating func release(_ id: DeviceID) {
         guard members.remove(id) != nil else { return }
-        if members.isEmpty { order.removeAll(keepingCapacity: true) }
+        order.removeAll { $0 == id }
     }
 
     /// Takes every waiting device, oldest first.
     public mutating func takeAll() -> [DeviceID] {
-        defer {
-            order.removeAll(keepingCapacity: true)
-            members.removeAll(keepingCapacity: true)
-        }
-        // A device released and held again is in `order` twice: its later place is skipped.
-        var waiting = members
-        return order.filter { waiting.remove($0) != nil }
+        members.removeAll(keepingCapacity: true)
+        defer { order.removeAll(keepingCapacity: true) }
+        return order
     }
 }
