@@ -14,29 +14,27 @@ enum EV3LinkBench {
         let simulator = EV3BrickSimulator()
         let port = try simulator.startWiFi(port: 0)
         let link = EV3Link(endpoint: .wifi(host: "127.0.0.1", port: port), logger: Logger(label: "bench"))
-        let run = Task { await link.run(backoff: Backoff(initial: .milliseconds(50), maximum: .seconds(1))) }
-        defer {
-            run.cancel()
-            simulator.stop()
+        defer { simulator.stop() }
+        return try await withThrowingTaskGroup(of: Void.self, returning: (rate: Double, command: Int, reply: Int).self) { group in
+            group.addTask { await link.run(backoff: Backoff(initial: .milliseconds(50), maximum: .seconds(1))) }
+            defer { group.cancelAll() }
+            let deadline = ContinuousClock.now + .seconds(10)
+            while !(await link.isConnected) {
+                guard ContinuousClock.now < deadline else { throw BenchError("the simulated brick did not connect") }
+                try await Task.sleep(for: .milliseconds(10))
+            }
+            let batch = try poll()
+            let command = try batch.command(counter: 1).bytes.count
+            var polls = 0
+            let started = ContinuousClock.now
+            while (ContinuousClock.now - started).inSeconds < seconds {
+                let reply = try await link.send(batch)
+                guard reply.status == .ok else { throw BenchError("the brick refused the poll") }
+                polls += 1
+            }
+            let elapsed = (ContinuousClock.now - started).inSeconds
+            return (Double(polls) / elapsed, command, 5 + batch.globalSize)
         }
-        let deadline = ContinuousClock.now + .seconds(10)
-        while !(await link.isConnected) {
-            guard ContinuousClock.now < deadline else { throw BenchError("the simulated brick did not connect") }
-            try await Task.sleep(for: .milliseconds(10))
-        }
-        let batch = try poll()
-        let command = try batch.command(counter: 1).bytes.count
-        var polls = 0
-        let started = ContinuousClock.now
-        while (ContinuousClock.now - started).inSeconds < seconds {
-            let reply = try await link.send(batch)
-            guard reply.status == .ok else { throw BenchError("the brick refused the poll") }
-            polls += 1
-        }
-        let elapsed = (ContinuousClock.now - started).inSeconds
-        run.cancel()
-        await run.value
-        return (Double(polls) / elapsed, command, 5 + batch.globalSize)
     }
 
     /// The same groups the driver puts into one poll.

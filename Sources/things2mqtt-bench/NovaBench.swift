@@ -37,16 +37,21 @@ struct NovaBench {
         client.client.subscribe("bench/echo", qos: 1)
         try await Task.sleep(for: .milliseconds(300))
 
-        var figures = Figures()
-        for index in -10..<samples {
-            let echo = try await ExternalBench(broker: broker).echo(client, qos: 1, tag: "nova \(index)")
-            // ON then OFF: OFF cancels the renewal an ON schedules, so no renewal ack mixes into the figures.
-            let on = try await setToFrame(client, acks, #"{"state":"ON","brightness":\#(60 + index % 150)}"#)
-            _ = try await setToFrame(client, acks, "OFF")
-            if index >= 0 {
-                figures.echo.add(echo)
-                figures.setToFrame.add(on)
+        let figures = try await withThrowingTaskGroup(of: Void.self, returning: Figures.self) { group in
+            group.addTask { await acks.watch() }
+            var figures = Figures()
+            for index in -10..<samples {
+                let echo = try await ExternalBench(broker: broker).echo(client, qos: 1, tag: "nova \(index)")
+                // ON then OFF: OFF cancels the renewal an ON schedules, so no renewal ack mixes into the figures.
+                let on = try await setToFrame(client, acks, #"{"state":"ON","brightness":\#(60 + index % 150)}"#)
+                _ = try await setToFrame(client, acks, "OFF")
+                if index >= 0 {
+                    figures.echo.add(echo)
+                    figures.setToFrame.add(on)
+                }
             }
+            group.cancelAll()
+            return figures
         }
         await client.close()
         await acks.close()
@@ -72,19 +77,19 @@ struct NovaBench {
 final class AckWatch: Sendable {
     private let connection: DBusConnection
     private let arrivals = Arrivals()
-    private let task: Mutex<Task<Void, Never>?> = Mutex(nil)
+    private let signals: AsyncStream<DBusSignal>
 
+    /// Subscribes; nothing is timestamped until `watch()` runs.
     init(daemon address: String, path: String) async throws {
         connection = try await DBusConnection.connect(to: DBusAddress(address))
-        let signals = try await connection.subscribe(
+        signals = try await connection.subscribe(
             DBusMatchRule(interface: "org.freedesktop.DBus.Properties", member: "PropertiesChanged", path: path))
-        let arrivals = self.arrivals
-        task.withLock {
-            $0 = Task {
-                for await signal in signals where signal.body.count > 1 && signal.body[1].dictionary?["Value"] != nil {
-                    arrivals.add(ContinuousClock.now)
-                }
-            }
+    }
+
+    /// Timestamps acks until cancelled or closed; run it in the measuring task's group.
+    func watch() async {
+        for await signal in signals where signal.body.count > 1 && signal.body[1].dictionary?["Value"] != nil {
+            arrivals.add(ContinuousClock.now)
         }
     }
 
@@ -92,10 +97,7 @@ final class AckWatch: Sendable {
 
     func arrival(after index: Int) -> ContinuousClock.Instant? { arrivals.at(index) }
 
-    func close() async {
-        task.withLock { $0?.cancel() }
-        await connection.close()
-    }
+    func close() async { await connection.close() }
 }
 
 /// Thread-safe list of instants.

@@ -68,28 +68,30 @@ struct SpineBench {
             config: config, transport: mqtt, drivers: [driver], inbox: inbox,
             logLevel: LogLevelControl(.error), options: BridgeOptions(version: "bench"),
             logger: Logger(label: "bench", factory: { _ in SwiftLogNoOpLogHandler() }))
-        let mqttTask = Task { await mqtt.run() }
-        let bridgeTask = Task { try? await bridge.run() }
-        let driverTask = Task { try? await driver.run() }
-        let client = try BenchClient(port: broker.port)
-        try await client.connect()
-        try await Task.sleep(for: .milliseconds(500))
-        var sample = LatencySample()
-        for index in 0..<samples {
-            let before = driver.count
-            let sent = ContinuousClock.now
-            client.client.publish("bench_dispatch/bench_light/set", payload: Array("{\"brightness\":\(index % 256)}".utf8), qos: 1, retain: false)
-            let deadline = ContinuousClock.now + .seconds(5)
-            while driver.count == before, ContinuousClock.now < deadline { try await Task.sleep(for: .microseconds(100)) }
-            guard let dispatched = driver.last, driver.count > before else { throw BenchError("command not dispatched") }
-            sample.add(dispatched - sent)
+        return try await withThrowingTaskGroup(of: Void.self, returning: LatencySample.self) { group in
+            group.addTask { await mqtt.run() }
+            group.addTask { try? await bridge.run() }
+            group.addTask { try? await driver.run() }
+            let client = try BenchClient(port: broker.port)
+            try await client.connect()
+            try await Task.sleep(for: .milliseconds(500))
+            var sample = LatencySample()
+            for index in 0..<samples {
+                let before = driver.count
+                let sent = ContinuousClock.now
+                client.client.publish(
+                    "bench_dispatch/bench_light/set", payload: Array("{\"brightness\":\(index % 256)}".utf8), qos: 1, retain: false)
+                let deadline = ContinuousClock.now + .seconds(5)
+                while driver.count == before, ContinuousClock.now < deadline { try await Task.sleep(for: .microseconds(100)) }
+                guard let dispatched = driver.last, driver.count > before else { throw BenchError("command not dispatched") }
+                sample.add(dispatched - sent)
+            }
+            await client.close()
+            // The MQTT client ends once it has said goodbye; the bridge and the driver when cancelled.
+            await mqtt.shutdown()
+            group.cancelAll()
+            return sample
         }
-        await client.close()
-        bridgeTask.cancel()
-        driverTask.cancel()
-        await mqtt.shutdown()
-        await mqttTask.value
-        return sample
     }
 }
 
