@@ -20,9 +20,18 @@ extension BLEDriver {
             if adapter == nil { setOffline(.bluezUnavailable, reason) }
         case .changed(let changes):
             for change in changes {
+                if case .device(let device, let properties) = change {
+                    // A burst's device changes reach the bridge together: one hand-over and one wake-up for
+                    // the batch, and a device's states in it merge there. Nothing here waits, so nothing
+                    // else's events are held up.
+                    if outbox == nil { outbox = [] }
+                    deviceChanged(device, properties: properties, client)
+                    continue
+                }
+                flushOutbox()
                 switch change {
                 case .adapter, .adapterRemoved: await adapterChanged(client)
-                case .device(let device, let properties): await deviceChanged(device, properties: properties, client)
+                case .device: break
                 case .deviceRemoved(let path): setDeviceStatus(path, .unavailable)
                 case .gatt(let path):
                     guard let characteristic = client.objects.characteristics[path],
@@ -33,14 +42,22 @@ extension BLEDriver {
                 case .gattRemoved: break
                 }
             }
+            flushOutbox()
         }
+    }
+
+    /// Sends the events held for the batch, in order.
+    private func flushOutbox() {
+        guard let events = outbox else { return }
+        outbox = nil
+        sink.send(contentsOf: events)
     }
 
     /// Tells the bridge the adapter in use (none: an empty list) when it changed.
     func reportAdapters(_ names: [String]) {
         guard reportedAdapters != names else { return }
         reportedAdapters = names
-        sink.send(.adapters(integration, names))
+        send(.adapters(integration, names))
     }
 
     /// Picks the configured adapter, or the first powered one with the central role, and keeps discovery on.
@@ -98,7 +115,7 @@ extension BLEDriver {
         newStatus.figures = ["ignored_devices": .number(Double(ignoredCount()))]
         guard newStatus != status else { return }
         status = newStatus
-        sink.send(.integrationStatus(.ble, newStatus))
+        send(.integrationStatus(.ble, newStatus))
     }
 
     /// The addresses seen lately and not published (bounded and expiring, so a count, not a list).
@@ -114,4 +131,11 @@ enum BLEOfflineReason: String {
     case adapterOff = "adapter_off"
     /// bluetoothd is not on the system bus, or there is no system bus.
     case bluezUnavailable = "bluez_unavailable"
+}
+
+extension BLEDriver {
+    /// Reports an event to the bridge, at once or, while a batch of changes is handled, with the batch.
+    func send(_ event: DeviceEvent) {
+        if outbox != nil { outbox?.append(event) } else { sink.send(event) }
+    }
 }

@@ -43,7 +43,7 @@ extension BLEDriver {
             let reason = error.name.map { "\($0): \(error.message)" } ?? error.message
             setDeviceStatus(path, .available)
             BLEMetrics.connectFailures.increment()
-            sink.send(.occurred(device, DeviceOccurrence(.connectFailed, ["error": .string(reason)])))
+            send(.occurred(device, DeviceOccurrence(.connectFailed, ["error": .string(reason)])))
             throw CommandError("connecting \(device) failed: \(reason)")
         }
         // BlueZ answers Connect before it has read the GATT tree; the device is usable once ServicesResolved.
@@ -63,7 +63,7 @@ extension BLEDriver {
         setDeviceStatus(path, .available)
         BLEMetrics.connectFailures.increment()
         let reason = "the connection dropped before its services were resolved"
-        sink.send(.occurred(device, DeviceOccurrence(.connectFailed, ["error": .string(reason)])))
+        send(.occurred(device, DeviceOccurrence(.connectFailed, ["error": .string(reason)])))
         throw CommandError("connecting \(device) failed: \(reason)")
     }
 

@@ -8,7 +8,7 @@ import Support
 
 /// Devices: which appear, their signal, data, last-seen time and status.
 extension BLEDriver {
-    func deviceChanged(_ device: BlueZDevice, properties: BlueZDevice.Properties, _ client: BlueZClient) async {
+    func deviceChanged(_ device: BlueZDevice, properties: BlueZDevice.Properties, _ client: BlueZClient) {
         guard let address = device.address else { return }
         let path = device.path
         let hasData = !properties.isDisjoint(with: .advertData)
@@ -46,7 +46,7 @@ extension BLEDriver {
             // most twice a second.
             if entry.heardAt.map({ now - $0 >= 0.5 }) ?? true {
                 entry.heardAt = now
-                sink.send(.heard(entry.id, rssi: value, connects: connects(entry), holds: KnownDevice.holds(entry.status)))
+                send(.heard(entry.id, rssi: value, connects: connects(entry), holds: KnownDevice.holds(entry.status)))
             }
             if let signal = entry.window.signal(at: now).map({ ($0 * 100).rounded() / 100 }) {
                 signalMoved = signal != entry.signal
@@ -66,8 +66,8 @@ extension BLEDriver {
         }
         tracked[path] = entry
         if describe { describeDevice(path) }
-        if !state.isEmpty { sink.send(.state(entry.id, state)) }
-        for occurrence in split.occurrences { sink.send(.event(entry.id, occurrence)) }
+        if !state.isEmpty { send(.state(entry.id, state)) }
+        for occurrence in split.occurrences { send(.event(entry.id, occurrence)) }
         reviewStatus(path, connected: device.connected, signalMoved: signalMoved)
     }
 
@@ -101,13 +101,13 @@ extension BLEDriver {
         guard entry.descriptor != descriptor else { return }
         entry.descriptor = descriptor
         tracked[path] = entry
-        sink.send(.discovered(descriptor))
+        send(.discovered(descriptor))
         // A light's state carries `state` from its first message (Home Assistant's JSON light needs it): the
         // bridge knows the device now, so this state is not dropped as one of an unknown device.
         if descriptor.kind == "light", novas[entry.id] == nil {
             let session = NovaSession()
             novas[entry.id] = session
-            sink.send(.state(entry.id, session.confirmed.json))
+            send(.state(entry.id, session.confirmed.json))
         }
     }
 
@@ -137,7 +137,7 @@ extension BLEDriver {
         if status == .unavailable { entry.throttle.reset() }
         entry.status = status
         tracked[path] = entry
-        sink.send(.status(entry.id, status))
+        send(.status(entry.id, status))
         if KnownDevice.holds(status) != KnownDevice.holds(previous) { reportSlots() }
         // Connected and resolved afresh (not back from busy): the GATT tree is known now.
         if status == .ready, !wasConnected { tasks.start { await self.interview(path) } }

@@ -20,7 +20,10 @@ public actor BLEDriver: DeviceDriver, ConnectionControl, ReloadableDriver {
     var passiveFormats: Set<PassiveFormat>
     let configured: Set<DeviceID>
     let address: DBusAddress
+    /// Where events for the bridge go; see `send(_:)`.
     let sink: DeviceEventSink
+    /// Events held while one batch of BlueZ changes is handled, sent together at its end (nil: none held).
+    var outbox: [DeviceEvent]?
     let logger: Logger
     let started = ContinuousClock.now
     var client: BlueZClient?

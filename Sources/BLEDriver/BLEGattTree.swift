@@ -17,7 +17,7 @@ extension BLEDriver {
             entry.gatt = listing
             tracked[path] = entry
             describeDevice(path)
-            sink.send(.occurred(entry.id, DeviceOccurrence(.interviewed, ["status": "successful", "services": listing])))
+            send(.occurred(entry.id, DeviceOccurrence(.interviewed, ["status": "successful", "services": listing])))
         }
         await readProfiles(path, tree.flatMap(\.characteristics))
         let wanted = gattSubscriptions[entry.id] ?? []
@@ -40,7 +40,7 @@ extension BLEDriver {
         let hex = JSONValue.string(Hex.string(characteristic.value))
         guard gattValues[device]?[uuid] != hex else { return }
         gattValues[device, default: [:]][uuid] = hex
-        sink.send(.state(device, ["gatt": .object(gattValues[device] ?? [:])]))
+        send(.state(device, ["gatt": .object(gattValues[device] ?? [:])]))
     }
 
     /// A subscription the user turned on or off: a characteristic outside the standard profiles gains or loses

@@ -97,8 +97,8 @@ extension BLEDriver {
             switch effect {
             case .busy: if let path, tracked[path]?.status == .ready { setDeviceStatus(path, .busy) }
             case .ready: if let path, tracked[path]?.status == .busy { setDeviceStatus(path, .ready) }
-            case .state(let state): sink.send(.state(device, state.json))
-            case .failed(let reason): sink.send(.occurred(device, .commandFailed(reason)))
+            case .state(let state): send(.state(device, state.json))
+            case .failed(let reason): send(.occurred(device, .commandFailed(reason)))
             case .strayAck(let id, let pending):
                 logger.warning(
                     "Nova acknowledged a request that is not pending; ignored",

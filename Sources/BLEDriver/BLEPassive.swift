@@ -72,7 +72,7 @@ extension BLEDriver {
         logger.warning(
             "Cannot read encrypted adverts",
             metadata: ["device.id": "\(entry.id)", "address": "\(entry.address)", "format": "\(format)", "problem": "\(message)"])
-        sink.send(
+        send(
             .occurred(
                 entry.id,
                 DeviceOccurrence(

@@ -69,7 +69,7 @@ extension BLEDriver {
         let free = freeSlots
         guard reportedSlots != .some(free) else { return }
         reportedSlots = .some(free)
-        sink.send(.connectionSlots(integration, free: free))
+        send(.connectionSlots(integration, free: free))
     }
 
     private func disconnected(_ id: DeviceID) {

@@ -58,6 +58,6 @@ extension BLEDriver {
         guard due else { return }
         var state: [String: JSONValue] = [:]
         for measurement in reading.measurements { state[measurement.key] = measurement.value.json }
-        sink.send(.state(entry.id, state))
+        send(.state(entry.id, state))
     }
 }

@@ -70,6 +70,15 @@ public final class BridgeInbox: Sendable {
         waiter?.resume(returning: nextInput())
     }
 
+    /// Enqueues inputs in order under one lock, waking the consumer once (a driver's batch of changes).
+    public func send(contentsOf inputs: [BridgeInput]) {
+        let waiter = state.withLock { state -> CheckedContinuation<BridgeInput?, Never>? in
+            for input in inputs { state.queue.push(input) }
+            return state.takeWaiter()
+        }
+        waiter?.resume(returning: nextInput())
+    }
+
     /// Enqueues a broker message unless it is irrelevant or a bound is reached; returns whether it was queued.
     @discardableResult
     public func offer(_ message: InboundMessage) -> Bool {
@@ -93,7 +102,9 @@ public final class BridgeInbox: Sendable {
     func install(_ filter: InboxFilter) { state.withLock { $0.filter = filter } }
 
     /// A sink for one driver's events.
-    public var deviceSink: DeviceEventSink { DeviceEventSink { [self] event in send(.device(event)) } }
+    public var deviceSink: DeviceEventSink {
+        DeviceEventSink({ [self] event in send(.device(event)) }, all: { [self] events in send(contentsOf: events.map(BridgeInput.device)) })
+    }
 
     /// Where the MQTT client delivers, on its network thread.
     public var transportHandler: @Sendable (TransportEvent) -> Void {

@@ -61,10 +61,24 @@ public struct DeviceOccurrence: Sendable, Equatable {
 /// The one channel from drivers into the bridge.
 public struct DeviceEventSink: Sendable {
     private let deliver: @Sendable (DeviceEvent) -> Void
+    private let deliverAll: (@Sendable ([DeviceEvent]) -> Void)?
 
-    /// Creates a sink around a delivery function.
-    public init(_ deliver: @escaping @Sendable (DeviceEvent) -> Void) { self.deliver = deliver }
+    /// Creates a sink around a delivery function, and optionally one that takes several events at once.
+    public init(
+        _ deliver: @escaping @Sendable (DeviceEvent) -> Void, all deliverAll: (@Sendable ([DeviceEvent]) -> Void)? = nil
+    ) {
+        self.deliver = deliver
+        self.deliverAll = deliverAll
+    }
 
     /// Reports an event; never blocks.
     public func send(_ event: DeviceEvent) { deliver(event) }
+
+    /// Reports events in order, handed over together where the receiver can take them so (one hand-over,
+    /// one wake-up for a batch); never blocks.
+    public func send(contentsOf events: [DeviceEvent]) {
+        guard !events.isEmpty else { return }
+        if let deliverAll { return deliverAll(events) }
+        for event in events { deliver(event) }
+    }
 }

@@ -19,10 +19,10 @@ struct BlueZClientTests {
         let events = Mutex<[BlueZClient.Event]>([])
         private var tasks: [Task<Void, Never>] = []
 
-        init(standIn: BlueZStandIn) async throws {
+        init(standIn: BlueZStandIn, batchInterval: Duration = .milliseconds(10)) async throws {
             self.standIn = standIn
             connection = try await DBusConnection.connect(to: DBusAddress(standIn.daemon.address))
-            client = BlueZClient(connection: connection, logger: Logger(label: "bluez-test"))
+            client = BlueZClient(connection: connection, logger: Logger(label: "bluez-test"), batchInterval: batchInterval)
             start()
         }
 
@@ -124,6 +124,37 @@ struct BlueZClientTests {
         try await waitUntil("adapter off") { await harness.objects.adapters["/org/bluez/hci0"]?.powered == false }
         try await standIn.mock("SetPowered", [.string("/org/bluez/hci0"), .bool(true)])
         try await waitUntil("adapter on") { await harness.objects.adapters["/org/bluez/hci0"]?.powered == true }
+        await harness.stop()
+    }
+
+    @Test("a lone advert is handed over at once; a burst right after waits for the batch interval and arrives merged")
+    func batches() async throws {
+        let standIn = try await BlueZStandIn.start()
+        let interval = Duration.seconds(2)
+        let harness = try await Harness(standIn: standIn, batchInterval: interval)
+        try await standIn.mock("AddNova", [.string("hci0"), .string("AA:BB:CC:DD:EE:01")])
+        try await waitUntil("the Nova in the cache") { await harness.objects.devices[Self.novaPath] != nil }
+        try await Task.sleep(for: interval + .milliseconds(200))
+        let lone = ContinuousClock.now
+        try await standIn.advertise(Self.novaPath, rssi: -50)
+        try await waitUntil("the lone advert") { await harness.objects.devices[Self.novaPath]?.rssi == -50 }
+        let loneTook = ContinuousClock.now - lone
+        #expect(loneTook < interval, "a lone advert waited \(loneTook)")
+        let before = harness.events.withLock(\.count)
+        for rssi: Int16 in [-51, -52, -53] { try await standIn.advertise(Self.novaPath, rssi: rssi) }
+        try await waitUntil("the burst's last value") { await harness.objects.devices[Self.novaPath]?.rssi == -53 }
+        let burstTook = ContinuousClock.now - lone
+        let novaChanges = harness.events.withLock { events in
+            events[before...].flatMap { event -> [BlueZDevice] in
+                guard case .changed(let changes) = event else { return [] }
+                return changes.compactMap { change in
+                    guard case .device(let device, _) = change, device.path == Self.novaPath else { return nil }
+                    return device
+                }
+            }
+        }
+        #expect(novaChanges.map(\.rssi) == [-53], "three adverts inside one interval arrive as one change with the newest value")
+        #expect(burstTook >= interval - .milliseconds(100), "the burst was handed over after \(burstTook)")
         await harness.stop()
     }
 }

@@ -132,4 +132,28 @@ struct InboxTests {
         idle.cancel()
         #expect(await idle.value.isEmpty)
     }
+
+    @Test("a driver's batch goes in together: a waiting consumer wakes for it, states merge, order across events is kept")
+    func batch() async throws {
+        let inbox = BridgeInbox()
+        let consumer = Task { await drain(inbox, 4) }
+        try await Task.sleep(for: .milliseconds(20))
+        let events: [DeviceEvent] = [
+            .state(Self.lamp, ["brightness": 1]), .state(Self.other, ["state": "ON"]), .state(Self.lamp, ["brightness": 2]),
+            .status(Self.lamp, .unavailable), .state(Self.lamp, ["brightness": 3]),
+        ]
+        inbox.deviceSink.send(contentsOf: events)
+        let inputs = await consumer.value
+        guard inputs.count == 4, case .device(.state(let lamp, let first)) = inputs[0],
+            case .device(.state(let other, _)) = inputs[1], case .device(.status(let down, .unavailable, _)) = inputs[2],
+            case .device(.state(let again, let last)) = inputs[3], [lamp, down, again] == [Self.lamp, Self.lamp, Self.lamp],
+            other == Self.other
+        else {
+            Issue.record("unexpected inputs \(inputs)")
+            return
+        }
+        #expect(first == ["brightness": 2], "merged while it waited in the batch")
+        #expect(last == ["brightness": 3])
+        #expect(inbox.counts.depth == 0)
+    }
 }
