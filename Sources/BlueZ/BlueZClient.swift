@@ -133,6 +133,7 @@ public final class BlueZClient {
         var changes: [BlueZChange] = []
         for item in items {
             switch item {
+            case .device(let change): if let applied = objects.deviceChanged(path, change) { changes.append(applied) }
             case .properties(let interface, let changed, let invalidated):
                 changes += objects.propertiesChanged(path, interface: interface, properties: changed, invalidated: Array(invalidated))
             case .signal(let signal): changes += apply(signal)

@@ -78,6 +78,12 @@ public struct BlueZObjects: Sendable, Equatable {
         apply(path, interface, properties, invalidated: invalidated, create: false).map { [$0] } ?? []
     }
 
+    /// A change of the device at `path` (with `create`, added first); nil for a device it does not know.
+    mutating func deviceChanged(_ path: String, _ change: DeviceChange, create: Bool = false) -> BlueZChange? {
+        Self.update(&devices, path, create, { BlueZDevice(path: $0) }) { $0.update(change) }
+            .map { .device($0.record, properties: $0.result) }
+    }
+
     /// Updates (or with `create`, adds) the record of one interface at `path`; nil if nothing changed.
     private mutating func apply(
         _ path: String, _ interface: String, _ properties: [String: DBusValue], invalidated: [String], create: Bool
@@ -86,11 +92,7 @@ public struct BlueZObjects: Sendable, Equatable {
         case BlueZInterface.adapter:
             Self.update(&adapters, path, create, { BlueZAdapter(path: $0) }) { $0.update(properties) }.map { _ in .adapter(path) }
         case BlueZInterface.device:
-            Self.update(&devices, path, create, { BlueZDevice(path: $0) }) { device in
-                var named = device.update(properties)
-                for name in invalidated { named.insert(device.invalidate(name)) }
-                return named
-            }.map { .device($0.record, properties: $0.result) }
+            deviceChanged(path, DeviceChange(properties, invalidated: invalidated), create: create)
         case BlueZInterface.service:
             Self.update(&services, path, create, { BlueZService(path: $0) }) { $0.update(properties) }.map { _ in .gatt(path) }
         case BlueZInterface.characteristic:

@@ -92,9 +92,19 @@ public struct BlueZDevice: Sendable, Hashable {
         }
     }
 
-    /// Applies the properties it understands, each looked at once; a mistyped value (python-dbusmock sends
-    /// some) is skipped. Returns the properties the change named, whatever their values.
-    mutating func update(_ properties: [String: DBusValue]) -> Properties {
+    /// Applies a change: the values it carries (a mistyped one, which python-dbusmock sends, is skipped), then
+    /// what it invalidates. Returns the properties the change named, whatever their values.
+    mutating func update(_ change: DeviceChange) -> Properties {
+        var named = update(change.other).union(change.named)
+        if let level = change.rssi { rssi = Int(level) }
+        if let data = change.manufacturerData { updateManufacturers(data) }
+        if let data = change.serviceData { serviceData = data }
+        for name in change.invalidated { named.insert(invalidate(name)) }
+        return named
+    }
+
+    /// Applies the untyped properties it understands, each looked at once.
+    private mutating func update(_ properties: [String: DBusValue]) -> Properties {
         var named: Properties = []
         for (key, value) in properties {
             let property = Properties(name: key)
@@ -104,31 +114,17 @@ public struct BlueZDevice: Sendable, Hashable {
             case .adapter: if let path = value.objectPath { adapter = path }
             case .name: if let text = value.string { name = text }
             case .alias: if let text = value.string { alias = text }
-            case .rssi: if let level = value.int16 { rssi = Int(level) }
             case .txPower: if let level = value.int16 { txPower = Int(level) }
             case .uuids: if let list = value.array { services = list.compactMap { $0.string.flatMap { try? BLEUUID($0) } } }
             case .connected: if let flag = value.bool { connected = flag }
             case .servicesResolved: if let flag = value.bool { servicesResolved = flag }
-            case .manufacturerData: if let entries = value.entries { updateManufacturers(entries) }
-            case .serviceData:
-                if let entries = value.entries {
-                    var data: [String: [UInt8]] = [:]
-                    for entry in entries {
-                        if let key = entry.key.string, let bytes = entry.value.bytes { data[key] = bytes }
-                    }
-                    serviceData = data
-                }
             default: break
             }
         }
         return named
     }
 
-    private mutating func updateManufacturers(_ entries: [DBusDictEntry]) {
-        var data: [UInt16: [UInt8]] = [:]
-        for entry in entries {
-            if let key = entry.key.uint16, let bytes = entry.value.bytes { data[key] = bytes }
-        }
+    private mutating func updateManufacturers(_ data: [UInt16: [UInt8]]) {
         let changed = data.filter { manufacturerData[$0.key] != $0.value }.map(\.key)
         // Several ids changing at once (the first advert, or another adapter's view) name no newest one.
         if changed.count == 1 {

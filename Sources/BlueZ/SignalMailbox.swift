@@ -10,7 +10,9 @@ import Synchronization
 final class SignalMailbox: DBusSignalSink {
     /// What waits for one path, in order.
     enum Item: Sendable {
-        /// Merged `PropertiesChanged` of one interface.
+        /// Merged `PropertiesChanged` of a device, the advert properties typed.
+        case device(DeviceChange)
+        /// Merged `PropertiesChanged` of another interface.
         case properties(interface: String, changed: [String: DBusValue], invalidated: Set<String>)
         /// Any other signal, as it came.
         case signal(DBusSignal)
@@ -48,9 +50,24 @@ final class SignalMailbox: DBusSignalSink {
 
     /// Loop thread: merges the signal in and rings.
     func receive(_ signal: DBusSignal) {
-        let item = Self.item(signal)
         // Interfaces added or removed are kept with the object they name, so a device's changes stay in order.
         let path = signal.member.hasPrefix("Interfaces") ? signal.body.first?.objectPath ?? signal.path : signal.path
+        put(Self.item(signal), at: path)
+    }
+
+    /// Loop thread: a device's `PropertiesChanged` (nearly every signal in an advert burst) is read straight into
+    /// a `DeviceChange`; anything else is left to `receive(_:)`.
+    func receive(_ header: DBusSignalHeader, body: inout DBusBodyReader) -> Bool {
+        guard header.member == "PropertiesChanged", header.interface == Self.properties,
+            body.readString() == BlueZInterface.device, let change = DeviceChange(reading: &body)
+        else { return false }
+        put(.device(change), at: header.path)
+        return true
+    }
+
+    private static let properties = "org.freedesktop.DBus.Properties"
+
+    private func put(_ item: Item, at path: String) {
         let kept = state.withLock { state -> Bool in
             // One lookup of the path; its entries are then changed where they are stored, not copied.
             guard let index = state.waiting.index(forKey: path) else {
@@ -67,6 +84,13 @@ final class SignalMailbox: DBusSignalSink {
     /// Puts one more signal behind a path's waiting ones: a property change merges into the last one of its
     /// interface unless both carry an advert payload; past `maxPerPath` the oldest advert payload gives way.
     private static func merge(_ item: Item, into items: inout [Item], dropped: inout Int) -> Bool {
+        if case .device(let change) = item, case .device(var merged)? = items.last,
+            !(change.carriesAdvert && merged.carriesAdvert)
+        {
+            merged.merge(change)
+            items[items.count - 1] = .device(merged)
+            return true
+        }
         if case .properties(let interface, let changed, let invalidated) = item,
             case .properties(interface, var merged, var gone)? = items.last,
             !(carriesAdvert(changed) && carriesAdvert(merged))
@@ -127,8 +151,11 @@ final class SignalMailbox: DBusSignalSink {
     }
 
     private static func carriesAdvert(_ item: Item) -> Bool {
-        if case .properties(_, let changed, _) = item { return carriesAdvert(changed) }
-        return false
+        switch item {
+        case .device(let change): change.carriesAdvert
+        case .properties(_, let changed, _): carriesAdvert(changed)
+        case .signal: false
+        }
     }
 
     private static func drop(_ state: inout State) -> Bool {
@@ -141,6 +168,7 @@ final class SignalMailbox: DBusSignalSink {
             signal.body.count >= 2, let interface = signal.body[0].string, let changed = signal.body[1].dictionary
         else { return .signal(signal) }
         let invalidated = signal.body.count >= 3 ? Set(signal.body[2].array?.compactMap(\.string) ?? []) : []
+        if interface == BlueZInterface.device { return .device(DeviceChange(changed, invalidated: invalidated)) }
         return .properties(interface: interface, changed: changed, invalidated: invalidated)
     }
 }

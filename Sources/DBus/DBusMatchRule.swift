@@ -65,7 +65,7 @@ public struct DBusMatchRule: Sendable, Hashable {
     static func isFixedSender(_ name: String) -> Bool { name.hasPrefix(":") || name == busName }
 
     /// Whether a received signal matches; `owner` resolves a well-known sender to its current unique name.
-    func matches(_ header: SignalHeader, arg0 firstString: () -> String?, owner: (String) -> String?) -> Bool {
+    func matches(_ header: DBusSignalHeader, arg0 firstString: () -> String?, owner: (String) -> String?) -> Bool {
         if let interface, interface != header.interface { return false }
         if let member, member != header.member { return false }
         if let path, path != header.path { return false }
@@ -84,9 +84,13 @@ public struct DBusMatchRule: Sendable, Hashable {
 }
 
 /// The header fields of a received signal that rules look at.
-struct SignalHeader {
-    let sender: String
-    let path: String
-    let interface: String
-    let member: String
+public struct DBusSignalHeader: Sendable {
+    /// The emitter's unique bus name.
+    public let sender: String
+    /// The emitting object.
+    public let path: String
+    /// The signal's interface.
+    public let interface: String
+    /// The signal's name.
+    public let member: String
 }

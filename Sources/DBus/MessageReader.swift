@@ -23,7 +23,7 @@ enum MessageReader {
         return values
     }
 
-    private static func readOne(_ iter: inout DBusMessageIter) throws(DBusError) -> DBusValue {
+    static func readOne(_ iter: inout DBusMessageIter) throws(DBusError) -> DBusValue {
         let code = dbus_message_iter_get_arg_type(&iter)
         var basic = DBusBasicValue()
         switch code {

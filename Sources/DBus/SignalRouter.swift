@@ -90,7 +90,7 @@ extension ConnectionCore {
     /// subscription whose rule matches.
     func route(_ message: MessageRef) {
         guard let path = message.path, let interface = message.interface, let member = message.member else { return }
-        let header = SignalHeader(sender: message.sender ?? "", path: path, interface: interface, member: member)
+        let header = DBusSignalHeader(sender: message.sender ?? "", path: path, interface: interface, member: member)
         let busName = DBusMatchRule.busName
         if header.sender == busName, interface == busName, member == "NameOwnerChanged",
             let body = try? message.read(operation: "read NameOwnerChanged"), body.count == 3,
@@ -98,17 +98,22 @@ extension ConnectionCore {
         {
             setOwner(name, owner: newOwner.isEmpty ? nil : newOwner, onlyIfUnknown: false)
         }
-        let firstString = message.firstStringArgument
+        // The first argument is read only for a rule that names one (NameOwnerChanged watches), not per advert.
         let sinks = router.withLock { router in
             router.subscriptions.values.filter { subscription in
-                subscription.rule.matches(header, arg0: { firstString }, owner: { router.currentOwner(of: $0) })
+                subscription.rule.matches(header, arg0: { message.firstStringArgument }, owner: { router.currentOwner(of: $0) })
             }.map(\.sink)
         }
-        guard !sinks.isEmpty else { return }
+        // A sink that reads the body itself takes it so; the others share one reading into values.
+        let rest = sinks.filter { sink in
+            guard var body = DBusBodyReader(message: message.pointer) else { return true }
+            return !sink.receive(header, body: &body)
+        }
+        guard !rest.isEmpty else { return }
         do {
             let body = try message.read(operation: "read signal \(interface).\(member)")
             let signal = DBusSignal(sender: header.sender, path: path, interface: interface, member: member, body: body)
-            for sink in sinks { sink.receive(signal) }
+            for sink in rest { sink.receive(signal) }
         } catch {
             logger.debug("D-Bus signal dropped", metadata: ["error": "\(error)"])
         }

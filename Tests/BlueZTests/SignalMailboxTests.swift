@@ -11,6 +11,13 @@ struct SignalMailboxTests {
             body: [.string("org.bluez.Device1"), .dictionary(key: "s", value: "v", entries), .array("s", invalidated.map(DBusValue.string))])
     }
 
+    static let uuid = "0000181a-0000-1000-8000-00805f9b34fb"
+
+    /// `ServiceData` as BlueZ sends it: UUID to a variant holding the bytes.
+    static func serviceData(_ bytes: [UInt8]) -> DBusValue {
+        .dictionary(key: "s", value: "v", [DBusDictEntry(key: .string(uuid), value: .variant(.bytes(bytes)))])
+    }
+
     static func added(_ path: String) -> DBusSignal {
         DBusSignal(
             sender: ":1.1", path: "/", interface: "org.freedesktop.DBus.ObjectManager", member: "InterfacesAdded",
@@ -22,15 +29,16 @@ struct SignalMailboxTests {
         let mailbox = SignalMailbox()
         for rssi in -80 ... -40 { mailbox.receive(Self.changed("/dev_a", ["RSSI": .int16(Int16(rssi))])) }
         mailbox.receive(Self.changed("/dev_b", ["RSSI": .int16(-70)]))
-        mailbox.receive(Self.changed("/dev_a", ["ServiceData": .bytes([1])], invalidated: ["RSSI"]))
+        mailbox.receive(Self.changed("/dev_a", ["ServiceData": Self.serviceData([1])], invalidated: ["RSSI"]))
         let (batch, dropped) = mailbox.drain()
         #expect(dropped == 0)
         #expect(batch.map(\.path) == ["/dev_a", "/dev_b"], "in the order each path first came")
-        guard case .properties(_, let changed, let invalidated)? = batch.first?.items.first, batch.first?.items.count == 1 else {
+        guard case .device(let change)? = batch.first?.items.first, batch.first?.items.count == 1 else {
             Issue.record("\(batch)")
             return
         }
-        #expect(changed == ["ServiceData": .bytes([1])] && invalidated == ["RSSI"])
+        #expect(change.named == [.serviceData] && change.serviceData == [Self.uuid: [1]])
+        #expect(change.rssi == nil && change.invalidated == ["RSSI"], "the invalidation wins over the values before it")
         #expect(mailbox.drain().items.isEmpty, "empty once drained")
     }
 
@@ -38,13 +46,13 @@ struct SignalMailboxTests {
     func advertsKept() {
         let mailbox = SignalMailbox()
         for packet in 0..<(SignalMailbox.maxPerPath + 4) {
-            mailbox.receive(Self.changed("/dev_s", ["ServiceData": .bytes([UInt8(packet)]), "RSSI": .int16(-60)]))
+            mailbox.receive(Self.changed("/dev_s", ["ServiceData": Self.serviceData([UInt8(packet)]), "RSSI": .int16(-60)]))
             mailbox.receive(Self.changed("/dev_s", ["RSSI": .int16(-61)]))
         }
         let (batch, dropped) = mailbox.drain()
         let payloads = batch.first?.items.compactMap { item -> UInt8? in
-            guard case .properties(_, let changed, _) = item, case .bytes(let bytes)? = changed["ServiceData"] else { return nil }
-            return bytes.first
+            guard case .device(let change) = item else { return nil }
+            return change.serviceData?[Self.uuid]?.first
         }
         #expect(payloads == (4..<UInt8(SignalMailbox.maxPerPath + 4)).map { $0 }, "the newest \(SignalMailbox.maxPerPath), in order")
         #expect(dropped == 4)

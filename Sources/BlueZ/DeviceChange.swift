@@ -1,0 +1,127 @@
+public import DBus
+
+/// One change of an `org.bluez.Device1`'s properties, with the advert properties typed: read straight off the
+/// bus on the D-Bus thread (no `DBusValue` tree for the hot signal), merged per device in the mailbox, and
+/// applied to the cached `BlueZDevice`. Whatever else it carries stays as it came, in `other`.
+public struct DeviceChange: Sendable, Equatable {
+    /// The typed properties it names (a mistyped value is named but has no value, and is skipped).
+    public var named: BlueZDevice.Properties = []
+    public var rssi: Int16?
+    public var manufacturerData: [UInt16: [UInt8]]?
+    public var serviceData: [String: [UInt8]]?
+    /// Every other property, without its variant layer.
+    public var other: [String: DBusValue] = [:]
+    /// Properties BlueZ no longer has a value for (RSSI once out of range).
+    public var invalidated: Set<String> = []
+
+    /// The properties read into their typed fields.
+    static let typed: BlueZDevice.Properties = [.rssi, .manufacturerData, .serviceData]
+
+    /// Creates an empty change.
+    public init() {}
+
+    /// The change a generic property dictionary describes (`GetManagedObjects`, `InterfacesAdded`, a
+    /// `PropertiesChanged` read into values).
+    public init(_ properties: [String: DBusValue], invalidated: some Sequence<String> = []) {
+        for (key, value) in properties {
+            switch BlueZDevice.Properties(name: key) {
+            case .rssi: setRSSI(value.int16)
+            case .manufacturerData: setManufacturerData(value.entries.map(Self.manufacturers))
+            case .serviceData: setServiceData(value.entries.map(Self.services))
+            default: other[key] = value.unwrapped
+            }
+        }
+        self.invalidated = Set(invalidated)
+    }
+
+    /// Reads `a{sv}` then `as` (the changed and invalidated arguments of `PropertiesChanged`) off the bus.
+    init?(reading body: inout DBusBodyReader) {
+        var valid = true
+        let isDictionary = body.forEachEntry { key, value in
+            guard let name = key.readString() else {
+                valid = false
+                return
+            }
+            switch BlueZDevice.Properties(name: name) {
+            case .rssi: setRSSI(value.readInt16())
+            case .manufacturerData: setManufacturerData(Self.readEntries(&value) { $0.readUInt16() })
+            case .serviceData: setServiceData(Self.readEntries(&value) { $0.readString() })
+            default: other[name] = value.readValue()
+            }
+        }
+        guard isDictionary, valid else { return nil }
+        _ = body.forEachElement { element in
+            if let name = element.readString() { invalidated.insert(name) }
+        }
+    }
+
+    /// Whether it carries an advert payload, which is decoded as it came and never merged with another.
+    public var carriesAdvert: Bool {
+        !named.isDisjoint(with: [.manufacturerData, .serviceData]) || other["AdvertisingData"] != nil
+    }
+
+    /// Puts a later change on top: its values win, and what it invalidates loses the value held here.
+    public mutating func merge(_ later: DeviceChange) {
+        if later.named.contains(.rssi) { setRSSI(later.rssi) }
+        if later.named.contains(.manufacturerData) { setManufacturerData(later.manufacturerData) }
+        if later.named.contains(.serviceData) { setServiceData(later.serviceData) }
+        other.merge(later.other) { $1 }
+        invalidated.subtract(later.other.keys)
+        for name in later.invalidated {
+            let property = BlueZDevice.Properties(name: name)
+            switch property {
+            case .rssi: rssi = nil
+            case .manufacturerData: manufacturerData = nil
+            case .serviceData: serviceData = nil
+            default: other[name] = nil
+            }
+            named.subtract(property.intersection(Self.typed))
+            invalidated.insert(name)
+        }
+    }
+
+    private mutating func setRSSI(_ value: Int16?) {
+        named.insert(.rssi)
+        rssi = value
+        invalidated.remove("RSSI")
+    }
+
+    private mutating func setManufacturerData(_ value: [UInt16: [UInt8]]?) {
+        named.insert(.manufacturerData)
+        manufacturerData = value
+        invalidated.remove("ManufacturerData")
+    }
+
+    private mutating func setServiceData(_ value: [String: [UInt8]]?) {
+        named.insert(.serviceData)
+        serviceData = value
+        invalidated.remove("ServiceData")
+    }
+
+    private static func manufacturers(_ entries: [DBusDictEntry]) -> [UInt16: [UInt8]] {
+        var data: [UInt16: [UInt8]] = [:]
+        for entry in entries {
+            if let key = entry.key.uint16, let bytes = entry.value.bytes { data[key] = bytes }
+        }
+        return data
+    }
+
+    private static func services(_ entries: [DBusDictEntry]) -> [String: [UInt8]] {
+        var data: [String: [UInt8]] = [:]
+        for entry in entries {
+            if let key = entry.key.string, let bytes = entry.value.bytes { data[key] = bytes }
+        }
+        return data
+    }
+
+    /// A dictionary of byte blocks (`a{qv}`, `a{sv}`), entries of another shape skipped; nil if not a dictionary.
+    private static func readEntries<Key: Hashable>(
+        _ value: inout DBusBodyReader, key readKey: (inout DBusBodyReader) -> Key?
+    ) -> [Key: [UInt8]]? {
+        var data: [Key: [UInt8]] = [:]
+        let isDictionary = value.forEachEntry { key, value in
+            if let key = readKey(&key), let bytes = value.readBytes() { data[key] = bytes }
+        }
+        return isDictionary ? data : nil
+    }
+}

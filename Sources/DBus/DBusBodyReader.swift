@@ -1,0 +1,109 @@
+import CDBus
+
+/// Reads a received message's body in place, value by value, for a sink that knows the shape of a hot
+/// signal: no `DBusValue` tree is built and torn down for it. Valid only during the call it is handed to (it
+/// points into the message). Every read checks the type first and returns nil, without moving on, for
+/// anything else: received data is never trusted.
+public struct DBusBodyReader {
+    private var iter: DBusMessageIter
+
+    init(_ iter: DBusMessageIter) { self.iter = iter }
+
+    /// A reader at the start of `message`'s body (nil for an empty body).
+    init?(message: OpaquePointer) {
+        var iter = DBusMessageIter()
+        guard dbus_message_iter_init(message, &iter) != 0 else { return nil }
+        self.iter = iter
+    }
+
+    private var code: Int32 {
+        // libdbus takes the iterator by mutable pointer even to look at it; a copy keeps this a getter.
+        var copy = iter
+        return dbus_message_iter_get_arg_type(&copy)
+    }
+
+    /// Whether nothing is left in the current container.
+    public var isAtEnd: Bool { code == T2M_DBUS_TYPE_INVALID }
+
+    /// Moves past the current value.
+    public mutating func skip() { _ = dbus_message_iter_next(&iter) }
+
+    private mutating func basic(_ expected: Int32) -> DBusBasicValue? {
+        guard code == expected else { return nil }
+        var value = DBusBasicValue()
+        dbus_message_iter_get_basic(&iter, &value)
+        skip()
+        return value
+    }
+
+    /// A string or object path.
+    public mutating func readString() -> String? {
+        let current = code
+        guard current == T2M_DBUS_TYPE_STRING || current == T2M_DBUS_TYPE_OBJECT_PATH, let value = basic(current)
+        else { return nil }
+        return String(cString: value.str)
+    }
+
+    /// An `n`.
+    public mutating func readInt16() -> Int16? { basic(T2M_DBUS_TYPE_INT16)?.i16 }
+
+    /// A `q`.
+    public mutating func readUInt16() -> UInt16? { basic(T2M_DBUS_TYPE_UINT16)?.u16 }
+
+    /// An `ay`, as one block.
+    public mutating func readBytes() -> [UInt8]? {
+        guard code == T2M_DBUS_TYPE_ARRAY, dbus_message_iter_get_element_type(&iter) == T2M_DBUS_TYPE_BYTE else { return nil }
+        var sub = DBusMessageIter()
+        dbus_message_iter_recurse(&iter, &sub)
+        var start: UnsafeRawPointer?
+        var count: Int32 = 0
+        withUnsafeMutablePointer(to: &start) { dbus_message_iter_get_fixed_array(&sub, $0, &count) }
+        skip()
+        guard let start, count > 0 else { return [] }
+        return Array(UnsafeRawBufferPointer(start: start, count: Int(count)))
+    }
+
+    /// Any value, as a `DBusValue` without its variant layer (for what a sink does not read typed).
+    public mutating func readValue() -> DBusValue? {
+        guard !isAtEnd, let value = try? MessageReader.readOne(&iter) else { return nil }
+        skip()
+        return value.unwrapped
+    }
+
+    /// Calls `body` for each element of the current array with a reader at that element (inside it for a
+    /// dictionary entry, a struct or a variant), then moves on; false if the current value is not an array.
+    public mutating func forEachElement(_ body: (inout DBusBodyReader) -> Void) -> Bool {
+        guard code == T2M_DBUS_TYPE_ARRAY else { return false }
+        var sub = DBusMessageIter()
+        dbus_message_iter_recurse(&iter, &sub)
+        var elements = DBusBodyReader(sub)
+        while !elements.isAtEnd {
+            var element = elements.contents() ?? elements
+            body(&element)
+            elements.skip()
+        }
+        skip()
+        return true
+    }
+
+    /// Calls `body` for each entry of the current dictionary with a reader at its key and one at its value
+    /// (inside the variant, for `a{sv}`), then moves on; false if the current value is not a dictionary.
+    public mutating func forEachEntry(_ body: (inout DBusBodyReader, inout DBusBodyReader) -> Void) -> Bool {
+        forEachElement { entry in
+            var key = entry
+            entry.skip()
+            var value = entry.code == T2M_DBUS_TYPE_VARIANT ? entry.contents() ?? entry : entry
+            body(&key, &value)
+        }
+    }
+
+    /// A reader inside the current container (a dictionary entry, a struct, a variant).
+    private mutating func contents() -> DBusBodyReader? {
+        let current = code
+        guard current == T2M_DBUS_TYPE_DICT_ENTRY || current == T2M_DBUS_TYPE_STRUCT || current == T2M_DBUS_TYPE_VARIANT
+        else { return nil }
+        var sub = DBusMessageIter()
+        dbus_message_iter_recurse(&iter, &sub)
+        return DBusBodyReader(sub)
+    }
+}
