@@ -46,6 +46,11 @@ extension BLEDriver {
         }
     }
 
+    /// Reports an event to the bridge, at once or, while a batch of changes is handled, with the batch.
+    func send(_ event: DeviceEvent) {
+        if outbox != nil { outbox?.append(event) } else { sink.send(event) }
+    }
+
     /// Sends the events held for the batch, in order.
     private func flushOutbox() {
         guard let events = outbox else { return }
@@ -131,11 +136,4 @@ enum BLEOfflineReason: String {
     case adapterOff = "adapter_off"
     /// bluetoothd is not on the system bus, or there is no system bus.
     case bluezUnavailable = "bluez_unavailable"
-}
-
-extension BLEDriver {
-    /// Reports an event to the bridge, at once or, while a batch of changes is handled, with the batch.
-    func send(_ event: DeviceEvent) {
-        if outbox != nil { outbox?.append(event) } else { sink.send(event) }
-    }
 }

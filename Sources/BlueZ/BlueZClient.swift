@@ -32,20 +32,26 @@ public final class BlueZClient {
     /// Signals the mailbox dropped so far (it was full), and when that was last logged.
     private var dropped = 0
     private var droppedLogged: ContinuousClock.Instant?
-    /// The shortest time between two batches taken from the mailbox (see `init`).
+    /// The shortest time between two batches taken from the mailbox in a burst (see `init`).
     private let batchInterval: Duration
-    /// When the last batch of signals was taken.
-    private var lastBatch: ContinuousClock.Instant?
+    /// How many signals one batch must have carried for the next to wait (see `init`).
+    private let burstSignals: Int
+    /// When the last batch that carried a burst was taken; nil when the last one was small.
+    private var burstBatch: ContinuousClock.Instant?
 
-    /// Creates a client on an open connection; nothing arrives until `bus.follow()` runs. Signals are taken
-    /// at most once per `batchInterval`: a lone advert goes through at once, but in a burst what comes in
+    /// Creates a client on an open connection; nothing arrives until `bus.follow()` runs. In a burst (a batch
+    /// of at least `burstSignals` signals), the next batch is taken `batchInterval` after it: what comes in
     /// between waits in the mailbox, where each device's RSSI merges, so the driver and the broker see one
-    /// change per device per batch instead of one per signal, and the driver wakes once per batch.
-    public init(connection: DBusConnection, logger: Logger, batchInterval: Duration = .milliseconds(10)) {
+    /// change per device per batch instead of one per signal, and the driver wakes once per batch. Otherwise
+    /// (a lone advert, a GATT notification, a usual home's few hundred adverts a second) nothing waits.
+    public init(
+        connection: DBusConnection, logger: Logger, batchInterval: Duration = .milliseconds(10), burstSignals: Int = 16
+    ) {
         let mailbox = SignalMailbox()
         bus = BlueZBus(connection: connection, mailbox: mailbox, logger: logger)
         rings = mailbox.rings.makeAsyncIterator()
         self.batchInterval = batchInterval
+        self.burstSignals = burstSignals
     }
 
     /// The next event: news about bluetoothd first, then every signal waiting, applied to the cache; nil once
@@ -55,15 +61,15 @@ public final class BlueZClient {
             if !ready.isEmpty { return ready.removeFirst() }
             for note in bus.mailbox.takeNotes() { await take(note) }
             if !ready.isEmpty { continue }
-            if let last = lastBatch, ContinuousClock.now < last + batchInterval {
-                // Too soon after the last batch: more signals merge in the mailbox meanwhile.
+            if let last = burstBatch, ContinuousClock.now < last + batchInterval {
+                // In a burst, too soon after the last batch: more signals merge in the mailbox meanwhile.
                 try? await Task.sleep(until: last + batchInterval, clock: .continuous)
             }
-            let (batch, droppedNow) = bus.mailbox.drain()
+            let (batch, droppedNow, received) = bus.mailbox.drain()
             if droppedNow > 0 { noteDropped(droppedNow) }
             let changes = batch.flatMap { apply($0.path, $0.items) }
             if !changes.isEmpty {
-                lastBatch = .now
+                burstBatch = received >= burstSignals ? .now : nil
                 return .changed(changes)
             }
             guard await rings.next(isolation: #isolation) != nil else {

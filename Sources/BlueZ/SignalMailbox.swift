@@ -36,6 +36,8 @@ final class SignalMailbox: DBusSignalSink {
         var order: [String] = []
         var waiting: [String: [Item]] = [:]
         var dropped = 0
+        /// Signals put in since the last drain, merged or not.
+        var received = 0
         var notes: [Note] = []
     }
 
@@ -69,6 +71,7 @@ final class SignalMailbox: DBusSignalSink {
 
     private func put(_ item: Item, at path: String) {
         let kept = state.withLock { state -> Bool in
+            state.received += 1
             // One lookup of the path; its entries are then changed where they are stored, not copied.
             guard let index = state.waiting.index(forKey: path) else {
                 guard state.order.count < Self.maxPaths else { return Self.drop(&state) }
@@ -131,16 +134,18 @@ final class SignalMailbox: DBusSignalSink {
         }
     }
 
-    /// Every signal waiting, object by object in the order each one's first entry came, and the drops counted so
-    /// far; no signal waits after (news stays).
-    func drain() -> (items: [(path: String, items: [Item])], dropped: Int) {
+    /// Every signal waiting, object by object in the order each one's first entry came, the drops counted so
+    /// far, and how many signals came in since the last drain; no signal waits after (news stays).
+    func drain() -> (items: [(path: String, items: [Item])], dropped: Int, received: Int) {
         state.withLock { state in
             let items = state.order.compactMap { path in state.waiting[path].map { (path, $0) } }
-            let dropped = state.dropped
-            state.order = []
-            state.waiting = [:]
-            state.dropped = 0
-            return (items, dropped)
+            defer {
+                state.order = []
+                state.waiting = [:]
+                state.dropped = 0
+                state.received = 0
+            }
+            return (items, state.dropped, state.received)
         }
     }
 

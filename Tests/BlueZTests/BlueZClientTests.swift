@@ -19,10 +19,12 @@ struct BlueZClientTests {
         let events = Mutex<[BlueZClient.Event]>([])
         private var tasks: [Task<Void, Never>] = []
 
-        init(standIn: BlueZStandIn, batchInterval: Duration = .milliseconds(10)) async throws {
+        init(standIn: BlueZStandIn, batchInterval: Duration = .milliseconds(10), burstSignals: Int = 16) async throws {
             self.standIn = standIn
             connection = try await DBusConnection.connect(to: DBusAddress(standIn.daemon.address))
-            client = BlueZClient(connection: connection, logger: Logger(label: "bluez-test"), batchInterval: batchInterval)
+            client = BlueZClient(
+                connection: connection, logger: Logger(label: "bluez-test"), batchInterval: batchInterval,
+                burstSignals: burstSignals)
             start()
         }
 
@@ -127,24 +129,9 @@ struct BlueZClientTests {
         await harness.stop()
     }
 
-    @Test("a lone advert is handed over at once; a burst right after waits for the batch interval and arrives merged")
-    func batches() async throws {
-        let standIn = try await BlueZStandIn.start()
-        let interval = Duration.seconds(2)
-        let harness = try await Harness(standIn: standIn, batchInterval: interval)
-        try await standIn.mock("AddNova", [.string("hci0"), .string("AA:BB:CC:DD:EE:01")])
-        try await waitUntil("the Nova in the cache") { await harness.objects.devices[Self.novaPath] != nil }
-        try await Task.sleep(for: interval + .milliseconds(200))
-        let lone = ContinuousClock.now
-        try await standIn.advertise(Self.novaPath, rssi: -50)
-        try await waitUntil("the lone advert") { await harness.objects.devices[Self.novaPath]?.rssi == -50 }
-        let loneTook = ContinuousClock.now - lone
-        #expect(loneTook < interval, "a lone advert waited \(loneTook)")
-        let before = harness.events.withLock(\.count)
-        for rssi: Int16 in [-51, -52, -53] { try await standIn.advertise(Self.novaPath, rssi: rssi) }
-        try await waitUntil("the burst's last value") { await harness.objects.devices[Self.novaPath]?.rssi == -53 }
-        let burstTook = ContinuousClock.now - lone
-        let novaChanges = harness.events.withLock { events in
+    /// The Nova's changes after `before`.
+    private func novaChanges(_ harness: Harness, after before: Int) -> [BlueZDevice] {
+        harness.events.withLock { events in
             events[before...].flatMap { event -> [BlueZDevice] in
                 guard case .changed(let changes) = event else { return [] }
                 return changes.compactMap { change in
@@ -153,8 +140,50 @@ struct BlueZClientTests {
                 }
             }
         }
-        #expect(novaChanges.map(\.rssi) == [-53], "three adverts inside one interval arrive as one change with the newest value")
+    }
+
+    @Test("after a burst (here: one signal is one) the next signals wait for the batch interval and arrive merged")
+    func batches() async throws {
+        let standIn = try await BlueZStandIn.start()
+        let interval = Duration.seconds(2)
+        let harness = try await Harness(standIn: standIn, batchInterval: interval, burstSignals: 1)
+        try await standIn.mock("AddNova", [.string("hci0"), .string("AA:BB:CC:DD:EE:01")])
+        try await waitUntil("the Nova in the cache") { await harness.objects.devices[Self.novaPath] != nil }
+        try await Task.sleep(for: interval + .milliseconds(200))
+        let lone = ContinuousClock.now
+        try await standIn.advertise(Self.novaPath, rssi: -50)
+        // A batch of one signal: a burst here, so what follows within the interval waits.
+        try await waitUntil("the lone advert") { await harness.objects.devices[Self.novaPath]?.rssi == -50 }
+        let before = harness.events.withLock(\.count)
+        for rssi: Int16 in [-51, -52, -53] { try await standIn.advertise(Self.novaPath, rssi: rssi) }
+        try await waitUntil("the burst's last value") { await harness.objects.devices[Self.novaPath]?.rssi == -53 }
+        let burstTook = ContinuousClock.now - lone
+        #expect(
+            novaChanges(harness, after: before).map(\.rssi) == [-53],
+            "three adverts inside one interval arrive as one change with the newest value")
         #expect(burstTook >= interval - .milliseconds(100), "the burst was handed over after \(burstTook)")
+        await harness.stop()
+    }
+
+    @Test("after a batch smaller than a burst nothing waits: each advert is handed over as it comes")
+    func smallBatchesDoNotWait() async throws {
+        let standIn = try await BlueZStandIn.start()
+        let interval = Duration.seconds(2)
+        // Far above the one signal an advert is, so a stray signal of the Nova's set-up in the same batch
+        // does not make a burst of it.
+        let harness = try await Harness(standIn: standIn, batchInterval: interval, burstSignals: 50)
+        try await standIn.mock("AddNova", [.string("hci0"), .string("AA:BB:CC:DD:EE:01")])
+        try await waitUntil("the Nova in the cache") { await harness.objects.devices[Self.novaPath] != nil }
+        try await Task.sleep(for: interval + .milliseconds(200))
+        let before = harness.events.withLock(\.count)
+        let start = ContinuousClock.now
+        try await standIn.advertise(Self.novaPath, rssi: -50)
+        try await waitUntil("the first advert") { await harness.objects.devices[Self.novaPath]?.rssi == -50 }
+        try await standIn.advertise(Self.novaPath, rssi: -51)
+        try await waitUntil("the second advert") { await harness.objects.devices[Self.novaPath]?.rssi == -51 }
+        let took = ContinuousClock.now - start
+        #expect(took < interval, "two lone adverts took \(took)")
+        #expect(novaChanges(harness, after: before).map(\.rssi) == [-50, -51])
         await harness.stop()
     }
 }

@@ -30,8 +30,8 @@ struct SignalMailboxTests {
         for rssi in -80 ... -40 { mailbox.receive(Self.changed("/dev_a", ["RSSI": .int16(Int16(rssi))])) }
         mailbox.receive(Self.changed("/dev_b", ["RSSI": .int16(-70)]))
         mailbox.receive(Self.changed("/dev_a", ["ServiceData": Self.serviceData([1])], invalidated: ["RSSI"]))
-        let (batch, dropped) = mailbox.drain()
-        #expect(dropped == 0)
+        let (batch, dropped, received) = mailbox.drain()
+        #expect(dropped == 0 && received == 43, "every signal counted, merged or not")
         #expect(batch.map(\.path) == ["/dev_a", "/dev_b"], "in the order each path first came")
         guard case .device(let change)? = batch.first?.items.first, batch.first?.items.count == 1 else {
             Issue.record("\(batch)")
@@ -49,7 +49,7 @@ struct SignalMailboxTests {
             mailbox.receive(Self.changed("/dev_s", ["ServiceData": Self.serviceData([UInt8(packet)]), "RSSI": .int16(-60)]))
             mailbox.receive(Self.changed("/dev_s", ["RSSI": .int16(-61)]))
         }
-        let (batch, dropped) = mailbox.drain()
+        let (batch, dropped, _) = mailbox.drain()
         let payloads = batch.first?.items.compactMap { item -> UInt8? in
             guard case .device(let change) = item else { return nil }
             return change.serviceData?[Self.uuid]?.first
@@ -68,7 +68,7 @@ struct SignalMailboxTests {
         #expect(items.count == 3)
         for index in 0..<(SignalMailbox.maxPaths + 10) { mailbox.receive(Self.changed("/dev_\(index)", ["RSSI": .int16(-60)])) }
         for _ in 0..<(SignalMailbox.maxPerPath + 5) { mailbox.receive(Self.added("/dev_0")) }
-        let (batch, dropped) = mailbox.drain()
+        let (batch, dropped, _) = mailbox.drain()
         #expect(batch.count == SignalMailbox.maxPaths)
         #expect(dropped == 10 + SignalMailbox.maxPerPath + 5 - (SignalMailbox.maxPerPath - 1))
     }
