@@ -29,6 +29,9 @@ struct AdvertIngest {
         var bareCPU = 0.0, daemonCPU = 0.0
         var rssBefore = 0.0, rssPeak = 0.0, rssAfter = 0.0
         var published = 0
+        /// Signals the daemon's mailbox dropped, as far as its log says (the total is logged at most every 10 s,
+        /// so more may have gone since); 0 if it logged none.
+        var dropped = 0
     }
 
     /// Both runs of a burst of `count` signals.
@@ -98,6 +101,7 @@ struct AdvertIngest {
         figures.senderForDaemon = Double(count) / seconds(sent[2] - sent[1])
         figures.daemon = Double(count) / seconds(done - sent[1])
         figures.published = watch.published
+        figures.dropped = Self.droppedSignals(in: process.stderr)
         await watch.close()
         try await Task.sleep(for: settleBeforeRSS)
         figures.rssAfter = residentMiB(pid: pid) ?? .nan
@@ -106,6 +110,13 @@ struct AdvertIngest {
     }
 
     private func seconds(_ nanoseconds: Int64) -> Double { Double(nanoseconds) / 1e9 }
+
+    /// The last running total of dropped signals in the daemon's log.
+    private static func droppedSignals(in log: String) -> Int {
+        let lines = log.split(separator: "\n").filter { $0.contains("BlueZ signals dropped") }
+        guard let last = lines.last, let range = last.range(of: "total=") else { return 0 }
+        return Int(last[range.upperBound...].prefix { $0.isNumber }) ?? -1
+    }
 
     /// A byte as two uppercase hex digits.
     private static func octet(_ value: Int) -> String {

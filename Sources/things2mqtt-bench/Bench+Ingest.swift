@@ -18,8 +18,9 @@ extension Bench {
                 let run = try await AdvertIngest(broker: broker, tools: tools, kind: kind).run(count: count)
                 print(
                     String(
-                        format: "  %6d signals: sender %.0f/s (bare run) %.0f/s (daemon run); bare C %.0f/s; daemon %.0f/s (%.0f %% of bare C, %d state messages)",
-                        count, run.senderForBare, run.senderForDaemon, run.bare, run.daemon, run.daemon / run.bare * 100, run.published))
+                        format: "  %6d signals: sender %.0f/s (bare run) %.0f/s (daemon run); bare C %.0f/s; daemon %.0f/s (%.0f %% of bare C, %d state messages, %@ signals dropped)",
+                        count, run.senderForBare, run.senderForDaemon, run.bare, run.daemon, run.daemon / run.bare * 100, run.published,
+                        run.dropped == 0 ? "no" : "≥\(run.dropped)"))
                 print(
                     String(
                         format: "          CPU per 1,000 signals: daemon %.3f s, bare C %.4f s; daemon RSS %.1f MiB before, %.1f MiB peak, %.1f MiB after (%d s later)",
