@@ -142,14 +142,21 @@ struct BlueZClientTests {
         }
     }
 
-    @Test("after a burst (here: one signal is one) the next signals wait for the batch interval and arrive merged")
-    func batches() async throws {
+    static let interval = Duration.seconds(2)
+
+    /// A client with a long batch interval, a Nova in its cache, and a quiet interval since.
+    private func quietNova(burstSignals: Int) async throws -> (BlueZStandIn, Harness) {
         let standIn = try await BlueZStandIn.start()
-        let interval = Duration.seconds(2)
-        let harness = try await Harness(standIn: standIn, batchInterval: interval, burstSignals: 1)
+        let harness = try await Harness(standIn: standIn, batchInterval: Self.interval, burstSignals: burstSignals)
         try await standIn.mock("AddNova", [.string("hci0"), .string("AA:BB:CC:DD:EE:01")])
         try await waitUntil("the Nova in the cache") { await harness.objects.devices[Self.novaPath] != nil }
-        try await Task.sleep(for: interval + .milliseconds(200))
+        try await Task.sleep(for: Self.interval + .milliseconds(200))
+        return (standIn, harness)
+    }
+
+    @Test("after a burst (here: one signal is one) the next signals wait for the batch interval and arrive merged")
+    func batches() async throws {
+        let (standIn, harness) = try await quietNova(burstSignals: 1)
         let lone = ContinuousClock.now
         try await standIn.advertise(Self.novaPath, rssi: -50)
         // A batch of one signal: a burst here, so what follows within the interval waits.
@@ -161,20 +168,15 @@ struct BlueZClientTests {
         #expect(
             novaChanges(harness, after: before).map(\.rssi) == [-53],
             "three adverts inside one interval arrive as one change with the newest value")
-        #expect(burstTook >= interval - .milliseconds(100), "the burst was handed over after \(burstTook)")
+        #expect(burstTook >= Self.interval - .milliseconds(100), "the burst was handed over after \(burstTook)")
         await harness.stop()
     }
 
     @Test("after a batch smaller than a burst nothing waits: each advert is handed over as it comes")
     func smallBatchesDoNotWait() async throws {
-        let standIn = try await BlueZStandIn.start()
-        let interval = Duration.seconds(2)
         // Far above the one signal an advert is, so a stray signal of the Nova's set-up in the same batch
         // does not make a burst of it.
-        let harness = try await Harness(standIn: standIn, batchInterval: interval, burstSignals: 50)
-        try await standIn.mock("AddNova", [.string("hci0"), .string("AA:BB:CC:DD:EE:01")])
-        try await waitUntil("the Nova in the cache") { await harness.objects.devices[Self.novaPath] != nil }
-        try await Task.sleep(for: interval + .milliseconds(200))
+        let (standIn, harness) = try await quietNova(burstSignals: 50)
         let before = harness.events.withLock(\.count)
         let start = ContinuousClock.now
         try await standIn.advertise(Self.novaPath, rssi: -50)
@@ -182,7 +184,7 @@ struct BlueZClientTests {
         try await standIn.advertise(Self.novaPath, rssi: -51)
         try await waitUntil("the second advert") { await harness.objects.devices[Self.novaPath]?.rssi == -51 }
         let took = ContinuousClock.now - start
-        #expect(took < interval, "two lone adverts took \(took)")
+        #expect(took < Self.interval, "two lone adverts took \(took)")
         #expect(novaChanges(harness, after: before).map(\.rssi) == [-50, -51])
         await harness.stop()
     }
