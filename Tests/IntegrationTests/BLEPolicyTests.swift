@@ -66,7 +66,8 @@ struct BLEPolicyTests {
         let held = ContinuousClock.now - crossed
         #expect(connected["id"] == "ble_aabbccddee02")
         // Hysteresis: the challenger must stay stronger for 10 s. A slow machine only makes this longer.
-        #expect(held >= .seconds(10), "moved \(held) after the crossing")
+        // It has failed rarely under CI load (a move after 8.8 s); the daemon's log says why, should it again.
+        #expect(held >= .seconds(10), "moved \(held) after the crossing; the daemon's log:\n\(bridge.stderr.suffix(6000))")
         try await broker.waitForRetained("t2m/ble_aabbccddee02") { $0.json?["status"] == "ready" }
         try await broker.waitForRetained("t2m/ble_aabbccddee01") { $0.json?["status"] == "available" }
         let disconnected = client.messages(on: "t2m/bridge/event").filter { $0.index >= mark }.compactMap(\.json)
