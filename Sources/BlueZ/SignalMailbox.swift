@@ -169,7 +169,7 @@ final class SignalMailbox: DBusSignalSink {
     }
 
     private static func item(_ signal: DBusSignal) -> Item {
-        guard signal.interface == "org.freedesktop.DBus.Properties", signal.member == "PropertiesChanged",
+        guard signal.interface == Self.properties, signal.member == "PropertiesChanged",
             signal.body.count >= 2, let interface = signal.body[0].string, let changed = signal.body[1].dictionary
         else { return .signal(signal) }
         let invalidated = signal.body.count >= 3 ? Set(signal.body[2].array?.compactMap(\.string) ?? []) : []
