@@ -20,20 +20,20 @@ extension BLEDriver {
             if adapter == nil { setOffline(.bluezUnavailable, reason) }
         case .changed(let changes):
             for change in changes {
-                if case .device(let device, let properties) = change {
-                    // A burst's device changes reach the bridge together: one hand-over and one wake-up for
-                    // the batch, and a device's states in it merge there. Nothing here waits, so nothing
-                    // else's events are held up.
-                    if outbox == nil { outbox = [] }
-                    deviceChanged(device, properties: properties, client)
-                    continue
-                }
-                flushOutbox()
                 switch change {
-                case .adapter, .adapterRemoved: await adapterChanged(client)
-                case .device: break
-                case .deviceRemoved(let path): setDeviceStatus(path, .unavailable)
+                case .device(let device, let properties):
+                    // A burst's device changes reach the bridge together: one hand-over and one wake-up for
+                    // the batch, and each device's readings are weighed once, at its end. Nothing here
+                    // waits, so nothing else's events are held up.
+                    deviceChanged(device, properties: properties, client)
+                case .adapter, .adapterRemoved:
+                    flushOutbox()
+                    await adapterChanged(client)
+                case .deviceRemoved(let path):
+                    flushOutbox()
+                    setDeviceStatus(path, .unavailable)
                 case .gatt(let path):
+                    flushOutbox()
                     guard let characteristic = client.objects.characteristics[path],
                         let owner = tracked.first(where: { path.hasPrefix($0.key + "/") })?.value.id
                     else { continue }
@@ -51,9 +51,10 @@ extension BLEDriver {
         if outbox != nil { outbox?.append(event) } else { sink.send(event) }
     }
 
-    /// Sends the events held for the batch, in order.
+    /// Weighs the readings the batch left waiting, then sends its events, in order.
     private func flushOutbox() {
-        guard let events = outbox else { return }
+        settleReadings()
+        guard let events = outbox?.sealed else { return }
         outbox = nil
         sink.send(contentsOf: events)
     }

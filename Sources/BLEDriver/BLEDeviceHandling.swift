@@ -8,7 +8,9 @@ import Support
 
 /// Devices: which appear, their signal, data, last-seen time and status.
 extension BLEDriver {
+    /// Takes one change of a device as part of a batch (opened here if none is), which `flushOutbox()` ends.
     func deviceChanged(_ device: BlueZDevice, properties: BlueZDevice.Properties, _ client: BlueZClient) {
+        if outbox == nil { outbox = DeviceEventBatch() }
         guard let address = device.address else { return }
         let path = device.path
         let hasData = !properties.isDisjoint(with: .advertData)
@@ -22,8 +24,8 @@ extension BLEDriver {
         // Taken out while it changes, so its windows and tables are changed in place rather than copied.
         guard var entry = tracked.removeValue(forKey: path) else { return }
         // The descriptor depends on these only; adverts (RSSI, data) do not rebuild it.
-        var describe = entry.descriptor == nil || !properties.isDisjoint(with: .descriptor)
-        if describe {
+        var describeAgain = entry.descriptor == nil || !properties.isDisjoint(with: .descriptor)
+        if describeAgain {
             entry.name = device.name ?? device.alias
             entry.services = Set(device.services)
             entry.adapter = device.adapter
@@ -31,9 +33,9 @@ extension BLEDriver {
         let known = entry.quantities.count
         let (model, encrypted) = (entry.model, entry.encrypted)
         let measurements = ingest(results, into: &entry)
-        if entry.model != model || entry.encrypted != encrypted { describe = true }
+        if entry.model != model || entry.encrypted != encrypted { describeAgain = true }
         // Quiet buttons are learnt while ingesting, so their entities exist before the first press.
-        if entry.learn(measurements) || entry.quantities.count != known { describe = true }
+        if entry.learn(measurements) || entry.quantities.count != known { describeAgain = true }
         // Button presses and dimmer turns are occurrences: published once each, never state or throttled.
         let split = SplitMeasurements(measurements)
 
@@ -53,22 +55,49 @@ extension BLEDriver {
                 entry.signal = signal
             }
         }
-        // The policies see every reading; the state is published when values moved enough, and for the
-        // signal alone at most once per rssi_interval.
-        var state: [String: JSONValue] = [:]
-        if rssi != nil || !split.values.isEmpty, entry.throttle.offer(split.values, rssi: rssi, now: now) != nil {
-            for measurement in split.values { state[measurement.key] = measurement.value.json }
-            if let rssi = rssi ?? device.rssi, rssi != Signal.unavailableRSSI {
-                state["rssi"] = .number(Double(rssi))
-                state["last_seen"] = .string(lastSeen.now())
-                if let signal = entry.signal { state["signal"] = .number(signal) }
+        // The policies see every reading. The values and the signal wait for the batch's end (`settleReadings`),
+        // where the throttle weighs the newest of them once.
+        if describeAgain { describe(&entry) }
+        entry.heldRSSI = device.rssi.flatMap { $0 == Signal.unavailableRSSI ? nil : $0 }
+        if rssi != nil || !split.values.isEmpty {
+            if entry.pending == nil, let place = outbox?.reserve() {
+                entry.pending = PendingReadings(place: place)
+                unsettled.append(path)
             }
+            entry.pending?.add(split.values, rssi: rssi)
         }
         tracked[path] = entry
-        if describe { describeDevice(path) }
-        if !state.isEmpty { send(.state(entry.id, state)) }
         for occurrence in split.occurrences { send(.event(entry.id, occurrence)) }
         reviewStatus(path, connected: device.connected, signalMoved: signalMoved)
+    }
+
+    /// Offers each device's readings of the batch to its throttle, and puts the state where it is due in the
+    /// place its first reading kept.
+    func settleReadings() {
+        for path in unsettled {
+            guard var entry = tracked.removeValue(forKey: path) else { continue }
+            if let pending = entry.pending {
+                entry.pending = nil
+                let state = publishable(pending, &entry)
+                if !state.isEmpty { outbox?.fill(pending.place, with: .state(entry.id, state)) }
+            }
+            tracked[path] = entry
+        }
+        unsettled.removeAll(keepingCapacity: true)
+    }
+
+    /// The state to publish for a device's readings, or none when the throttle says they are not worth it.
+    private func publishable(_ pending: PendingReadings, _ entry: inout TrackedDevice) -> [String: JSONValue] {
+        guard entry.throttle.offer(pending.values, rssi: pending.rssi, now: now) != nil else { return [:] }
+        var state: [String: JSONValue] = [:]
+        state.reserveCapacity(pending.values.count + 3)
+        for measurement in pending.values { state[measurement.key] = measurement.value.json }
+        if let rssi = pending.rssi ?? entry.heldRSSI {
+            state["rssi"] = .number(Double(rssi))
+            state["last_seen"] = .string(lastSeen.now())
+            if let signal = entry.signal { state["signal"] = .number(signal) }
+        }
+        return state
     }
 
     /// Whether a device BlueZ reports appears: a rule, the config, the remembered set, the permit window or
@@ -97,10 +126,15 @@ extension BLEDriver {
     /// Builds the descriptor again and announces it when it changed.
     func describeDevice(_ path: String) {
         guard var entry = tracked[path] else { return }
+        describe(&entry)
+        tracked[path] = entry
+    }
+
+    /// Builds a device's descriptor again and announces it when it changed.
+    private func describe(_ entry: inout TrackedDevice) {
         let descriptor = entry.makeDescriptor()
         guard entry.descriptor != descriptor else { return }
         entry.descriptor = descriptor
-        tracked[path] = entry
         send(.discovered(descriptor))
         // A light's state carries `state` from its first message (Home Assistant's JSON light needs it): the
         // bridge knows the device now, so this state is not dropped as one of an unknown device.

@@ -23,7 +23,9 @@ public actor BLEDriver: DeviceDriver, ConnectionControl, ReloadableDriver {
     /// Where events for the bridge go; see `send(_:)`.
     let sink: DeviceEventSink
     /// Events held while one batch of BlueZ changes is handled, sent together at its end (nil: none held).
-    var outbox: [DeviceEvent]?
+    var outbox: DeviceEventBatch?
+    /// The devices whose readings wait in `TrackedDevice.pending` for the batch's end, by object path.
+    var unsettled: [String] = []
     let logger: Logger
     let started = ContinuousClock.now
     var client: BlueZClient?

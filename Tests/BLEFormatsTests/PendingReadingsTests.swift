@@ -1,0 +1,73 @@
+import BLEFormats
+import Testing
+
+/// One advert of a batch: its values and RSSI.
+struct BatchAdvert: Sendable {
+    var values: [Measurement]
+    var rssi: Int?
+}
+
+/// A batch of adverts for one device, and what waits for its end.
+struct PendingCase: Sendable, CustomTestStringConvertible {
+    var name: String
+    var adverts: [BatchAdvert]
+    var values: [Measurement]
+    var rssi: Int?
+    var testDescription: String { name }
+}
+
+@Suite("Pending readings: the newest value of each key and the newest RSSI wait for the batch's end")
+struct PendingReadingsTests {
+    static let cases: [PendingCase] = [
+        PendingCase(name: "nothing added", adverts: [], values: [], rssi: nil),
+        PendingCase(
+            name: "one advert is kept as it came",
+            adverts: [BatchAdvert(values: [Measurement(.temperature, 21), Measurement(.humidity, 40)], rssi: -60)],
+            values: [Measurement(.temperature, 21), Measurement(.humidity, 40)], rssi: -60),
+        PendingCase(
+            name: "a later value of a key replaces it in its first position",
+            adverts: [
+                BatchAdvert(values: [Measurement(.temperature, 21), Measurement(.humidity, 40)], rssi: -60),
+                BatchAdvert(values: [Measurement(.humidity, 41), Measurement(.temperature, 22)], rssi: -61),
+            ],
+            values: [Measurement(.temperature, 22), Measurement(.humidity, 41)], rssi: -61),
+        PendingCase(
+            name: "new keys come after the ones held",
+            adverts: [
+                BatchAdvert(values: [Measurement(.temperature, 21)], rssi: nil),
+                BatchAdvert(values: [Measurement(.battery, 90)], rssi: nil),
+            ],
+            values: [Measurement(.temperature, 21), Measurement(.battery, 90)], rssi: nil),
+        PendingCase(
+            name: "an advert without RSSI keeps the newest one carried",
+            adverts: [
+                BatchAdvert(values: [], rssi: -70),
+                BatchAdvert(values: [Measurement(.temperature, 20)], rssi: nil),
+            ],
+            values: [Measurement(.temperature, 20)], rssi: -70),
+        PendingCase(
+            name: "RSSI alone",
+            adverts: [BatchAdvert(values: [], rssi: -70), BatchAdvert(values: [], rssi: -72)],
+            values: [], rssi: -72),
+    ]
+
+    @Test("adding adverts", arguments: cases)
+    func adding(_ test: PendingCase) {
+        var pending = PendingReadings(place: 3)
+        for advert in test.adverts { pending.add(advert.values, rssi: advert.rssi) }
+        #expect(pending.values == test.values)
+        #expect(pending.rssi == test.rssi)
+        #expect(pending.place == 3)
+    }
+
+    @Test("a batch's final values, weighed once, publish what a reading of each would have ended with")
+    func weighedOnce() {
+        var pending = PendingReadings(place: 0)
+        for temperature in stride(from: 20.0, through: 25.0, by: 0.5) {
+            pending.add([Measurement(.temperature, temperature)], rssi: -60)
+        }
+        var throttle = StateThrottle()
+        #expect(throttle.offer(pending.values, rssi: pending.rssi, now: 0) == .first)
+        #expect(pending.values == [Measurement(.temperature, 25)])
+    }
+}
