@@ -12,6 +12,8 @@ extension BLEDriver {
     func deviceChanged(_ device: BlueZDevice, properties: BlueZDevice.Properties, _ client: BlueZClient) {
         if outbox == nil { outbox = DeviceEventBatch() }
         guard let address = device.address else { return }
+        // One reading of the clock for the whole change: its tables and windows all take this time.
+        let now = self.now
         let path = device.path
         let hasData = !properties.isDisjoint(with: .advertData)
         let results =
@@ -32,7 +34,7 @@ extension BLEDriver {
         }
         let known = entry.quantities.count
         let (model, encrypted) = (entry.model, entry.encrypted)
-        let measurements = ingest(results, into: &entry)
+        let measurements = ingest(results, into: &entry, at: now)
         if entry.model != model || entry.encrypted != encrypted { describeAgain = true }
         // Quiet buttons are learnt while ingesting, so their entities exist before the first press.
         if entry.learn(measurements) || entry.quantities.count != known { describeAgain = true }
@@ -66,9 +68,13 @@ extension BLEDriver {
             }
             entry.pending?.add(split.values, rssi: rssi)
         }
+        let status = reviewedStatus(entry, connected: device.connected, at: now)
         tracked[path] = entry
         for occurrence in split.occurrences { send(.event(entry.id, occurrence)) }
-        reviewStatus(path, connected: device.connected, signalMoved: signalMoved)
+        // A status change is reviewed at once; a signal that moved, at most every policyPause (the once-a-second
+        // sweep catches the rest): the policies weigh every device, and adverts come by the thousand.
+        if let status { setDeviceStatus(path, status) }
+        if status != nil || (signalMoved && now - policiesRun >= Self.policyPause) { applyPolicies() }
     }
 
     /// Offers each device's readings of the batch to its throttle, and puts the state where it is due in the
@@ -145,10 +151,9 @@ extension BLEDriver {
         }
     }
 
-    /// The status from the connection and presence; a connection being set up, or a command in flight, keeps
-    /// its status until the connection drops.
-    private func reviewStatus(_ path: String, connected: Bool, signalMoved: Bool) {
-        guard let entry = tracked[path] else { return }
+    /// The status from the connection and presence, when it differs from the one reported; a connection being
+    /// set up, or a command in flight, keeps its status until the connection drops.
+    private func reviewedStatus(_ entry: TrackedDevice, connected: Bool, at now: Double) -> DeviceStatus? {
         let heard = entry.window.lastSeen.map { now - $0 < awayAfter } ?? false
         let status: DeviceStatus
         if connected {
@@ -156,11 +161,7 @@ extension BLEDriver {
         } else {
             status = entry.status == .connecting ? .connecting : (heard ? .available : .unavailable)
         }
-        let statusMoved = entry.status != status
-        if statusMoved { setDeviceStatus(path, status) }
-        // A status change is reviewed at once; a signal that moved, at most every policyPause (the once-a-second
-        // sweep catches the rest): the policies weigh every device, and adverts come by the thousand.
-        if statusMoved || (signalMoved && now - policiesRun >= Self.policyPause) { applyPolicies() }
+        return entry.status == status ? nil : status
     }
 
     func setDeviceStatus(_ path: String, _ status: DeviceStatus) {

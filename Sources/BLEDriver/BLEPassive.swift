@@ -24,7 +24,7 @@ extension BLEDriver {
     /// encrypted payloads without a working key only noted (and reported once), undecodable ones logged at debug
     /// level. An encrypted advert never changes values already known. Buttons and dimmers that carried no event
     /// are learnt into the entry, so their entities exist before the first press.
-    func ingest(_ results: [PassiveResult], into entry: inout TrackedDevice) -> [Measurement] {
+    func ingest(_ results: [PassiveResult], into entry: inout TrackedDevice, at now: Double) -> [Measurement] {
         var measurements: [Measurement] = []
         for result in results {
             switch result.decoded {

@@ -53,7 +53,14 @@ struct TrackedDevice {
     }
 
     /// Adds the quantities of values not seen before; true when there were any (the descriptor then changes).
-    mutating func learn(_ measurements: [Measurement]) -> Bool { learn(quantities: measurements.map(\.quantity)) }
+    mutating func learn(_ measurements: [Measurement]) -> Bool {
+        var added = false
+        for measurement in measurements where !quantities.contains(where: { $0.key == measurement.key }) {
+            quantities.append(measurement.quantity)
+            added = true
+        }
+        return added
+    }
 
     /// Adds quantities not seen before; true when there were any.
     mutating func learn(quantities new: [Quantity]) -> Bool {

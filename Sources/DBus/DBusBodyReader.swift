@@ -6,27 +6,29 @@ import CDBus
 /// anything else: received data is never trusted.
 public struct DBusBodyReader {
     private var iter: DBusMessageIter
+    /// The type code of the current value, read once per move: libdbus walks the signature for each look.
+    private var code: Int32
 
-    init(_ iter: DBusMessageIter) { self.iter = iter }
+    init(_ iter: DBusMessageIter) {
+        var iter = iter
+        code = dbus_message_iter_get_arg_type(&iter)
+        self.iter = iter
+    }
 
     /// A reader at the start of `message`'s body (nil for an empty body).
     init?(message: OpaquePointer) {
         var iter = DBusMessageIter()
         guard dbus_message_iter_init(message, &iter) != 0 else { return nil }
-        self.iter = iter
-    }
-
-    private var code: Int32 {
-        // libdbus takes the iterator by mutable pointer even to look at it; a copy keeps this a getter.
-        var copy = iter
-        return dbus_message_iter_get_arg_type(&copy)
+        self.init(iter)
     }
 
     /// Whether nothing is left in the current container.
     public var isAtEnd: Bool { code == T2M_DBUS_TYPE_INVALID }
 
     /// Moves past the current value.
-    public mutating func skip() { _ = dbus_message_iter_next(&iter) }
+    public mutating func skip() {
+        code = dbus_message_iter_next(&iter) != 0 ? dbus_message_iter_get_arg_type(&iter) : T2M_DBUS_TYPE_INVALID
+    }
 
     private mutating func basic(_ expected: Int32) -> DBusBasicValue? {
         guard code == expected else { return nil }
