@@ -46,7 +46,8 @@ public struct BlueZDevice: Sendable, Hashable {
     /// The company id whose data changed last, when one did alone: BlueZ keeps every id it has seen, and
     /// ThermoPro and Inkbird sensors send each reading under a new one.
     public var latestManufacturer: UInt16?
-    public var serviceData: [String: [UInt8]] = [:]
+    /// Service data by UUID, as the last advert that carried it had it.
+    public var serviceData: [BLEUUID: [UInt8]] = [:]
 
     /// The properties of `org.bluez.Device1` a change can carry, as a set of bits: the driver asks which ones
     /// an advert carried for every signal, so that is a mask test rather than string hashing.

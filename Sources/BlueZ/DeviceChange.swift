@@ -1,3 +1,4 @@
+public import BLEModels
 public import DBus
 
 /// One change of an `org.bluez.Device1`'s properties, with the advert properties typed: read straight off the
@@ -8,7 +9,8 @@ public struct DeviceChange: Sendable, Equatable {
     public var named: BlueZDevice.Properties = []
     public var rssi: Int16?
     public var manufacturerData: [UInt16: [UInt8]]?
-    public var serviceData: [String: [UInt8]]?
+    /// Service data by UUID; a key that is not a UUID is left out.
+    public var serviceData: [BLEUUID: [UInt8]]?
     /// Every other property, without its variant layer.
     public var other: [String: DBusValue] = [:]
     /// Properties BlueZ no longer has a value for (RSSI once out of range).
@@ -45,7 +47,7 @@ public struct DeviceChange: Sendable, Equatable {
             switch BlueZDevice.Properties(name: name) {
             case .rssi: setRSSI(value.readInt16())
             case .manufacturerData: setManufacturerData(Self.readEntries(&value) { $0.readUInt16() })
-            case .serviceData: setServiceData(Self.readEntries(&value) { $0.readString() })
+            case .serviceData: setServiceData(Self.readEntries(&value) { $0.readString().flatMap { try? BLEUUID($0) } })
             default: other[name] = value.readValue()
             }
         }
@@ -92,7 +94,7 @@ public struct DeviceChange: Sendable, Equatable {
         invalidated.remove("ManufacturerData")
     }
 
-    private mutating func setServiceData(_ value: [String: [UInt8]]?) {
+    private mutating func setServiceData(_ value: [BLEUUID: [UInt8]]?) {
         named.insert(.serviceData)
         serviceData = value
         invalidated.remove("ServiceData")
@@ -106,10 +108,10 @@ public struct DeviceChange: Sendable, Equatable {
         return data
     }
 
-    private static func services(_ entries: [DBusDictEntry]) -> [String: [UInt8]] {
-        var data: [String: [UInt8]] = [:]
+    private static func services(_ entries: [DBusDictEntry]) -> [BLEUUID: [UInt8]] {
+        var data: [BLEUUID: [UInt8]] = [:]
         for entry in entries {
-            if let key = entry.key.string, let bytes = entry.value.bytes { data[key] = bytes }
+            if let key = entry.key.string.flatMap({ try? BLEUUID($0) }), let bytes = entry.value.bytes { data[key] = bytes }
         }
         return data
     }

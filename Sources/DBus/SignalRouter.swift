@@ -100,14 +100,20 @@ extension ConnectionCore {
         }
         // The first argument is read only for a rule that names one (NameOwnerChanged watches), not per advert.
         let sinks = router.withLock { router in
-            router.subscriptions.values.filter { subscription in
-                subscription.rule.matches(header, arg0: { message.firstStringArgument }, owner: { router.currentOwner(of: $0) })
-            }.map(\.sink)
+            var matched: [any DBusSignalSink] = []
+            for subscription in router.subscriptions.values
+            where subscription.rule.matches(header, arg0: { message.firstStringArgument }, owner: { router.currentOwner(of: $0) }) {
+                matched.append(subscription.sink)
+            }
+            return matched
         }
         // A sink that reads the body itself takes it so; the others share one reading into values.
-        let rest = sinks.filter { sink in
-            guard var body = DBusBodyReader(message: message.pointer) else { return true }
-            return !sink.receive(header, body: &body)
+        var rest: [any DBusSignalSink] = []
+        for sink in sinks {
+            guard var body = DBusBodyReader(message: message.pointer), sink.receive(header, body: &body) else {
+                rest.append(sink)
+                continue
+            }
         }
         guard !rest.isEmpty else { return }
         do {

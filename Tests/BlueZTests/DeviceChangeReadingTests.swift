@@ -1,3 +1,4 @@
+import BLEModels
 @testable import BlueZ
 import DBus
 import Harness
@@ -10,6 +11,8 @@ struct DeviceChangeReadingTests {
     static let rule = DBusMatchRule(interface: "org.freedesktop.DBus.Properties", member: "PropertiesChanged")
     static let path = "/org/bluez/hci0/dev_A4_C1_38_00_00_01"
     static let uuid = "0000181a-0000-1000-8000-00805f9b34fb"
+    /// The same UUID as the service data key.
+    static let key = BLEUUID(uuid16: 0x181A)
 
     /// The mailbox, counting the signals it read off the bus itself.
     final class Probe: DBusSignalSink {
@@ -73,7 +76,7 @@ struct DeviceChangeReadingTests {
         }
         let generic = DeviceChange(try #require(signal.body[1].dictionary), invalidated: ["Alias"])
         #expect(change == generic, "the same change as from the values")
-        #expect(change.rssi == -40 && change.serviceData == [Self.uuid: [1, 2, 3]] && change.manufacturerData == [0x004c: [2, 21]])
+        #expect(change.rssi == -40 && change.serviceData == [Self.key: [1, 2, 3]] && change.manufacturerData == [0x004c: [2, 21]])
         #expect(change.named == [.rssi, .serviceData, .manufacturerData])
         #expect(change.other == ["Name": .string("ATC_000001"), "TxPower": .string("mistyped"), "UUIDs": .strings([Self.uuid])])
         #expect(change.invalidated == ["Alias"])

@@ -1,3 +1,4 @@
+import BLEModels
 @testable import BlueZ
 import DBus
 import Testing
@@ -5,6 +6,8 @@ import Testing
 @Suite("A device's property changes merged field by field")
 struct DeviceChangeTests {
     static let uuid = "0000fe95-0000-1000-8000-00805f9b34fb"
+    /// The same UUID as the service data key.
+    static let key = BLEUUID(uuid16: 0xFE95)
 
     static func change(_ properties: [String: DBusValue], invalidated: [String] = []) -> DeviceChange {
         DeviceChange(properties, invalidated: invalidated)
@@ -53,7 +56,7 @@ struct DeviceChangeTests {
             ["RSSI": .string("loud"), "ServiceData": Self.serviceData([9]), "ManufacturerData": .int16(1), "Connected": .bool(true)],
             invalidated: ["TxPower"])
         #expect(change.named == [.rssi, .serviceData, .manufacturerData])
-        #expect(change.rssi == nil && change.serviceData == [Self.uuid: [9]] && change.manufacturerData == nil)
+        #expect(change.rssi == nil && change.serviceData == [Self.key: [9]] && change.manufacturerData == nil)
         #expect(change.other == ["Connected": .bool(true)] && change.invalidated == ["TxPower"])
         #expect(change.carriesAdvert)
         #expect(!Self.change(["RSSI": .int16(-40)]).carriesAdvert)

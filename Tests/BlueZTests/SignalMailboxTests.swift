@@ -1,3 +1,4 @@
+import BLEModels
 @testable import BlueZ
 import DBus
 import Testing
@@ -12,6 +13,8 @@ struct SignalMailboxTests {
     }
 
     static let uuid = "0000181a-0000-1000-8000-00805f9b34fb"
+    /// The same UUID as the service data key.
+    static let key = BLEUUID(uuid16: 0x181A)
 
     /// `ServiceData` as BlueZ sends it: UUID to a variant holding the bytes.
     static func serviceData(_ bytes: [UInt8]) -> DBusValue {
@@ -37,7 +40,7 @@ struct SignalMailboxTests {
             Issue.record("\(batch)")
             return
         }
-        #expect(change.named == [.serviceData] && change.serviceData == [Self.uuid: [1]])
+        #expect(change.named == [.serviceData] && change.serviceData == [Self.key: [1]])
         #expect(change.rssi == nil && change.invalidated == ["RSSI"], "the invalidation wins over the values before it")
         #expect(mailbox.drain().items.isEmpty, "empty once drained")
     }
@@ -52,7 +55,7 @@ struct SignalMailboxTests {
         let (batch, dropped, _) = mailbox.drain()
         let payloads = batch.first?.items.compactMap { item -> UInt8? in
             guard case .device(let change) = item else { return nil }
-            return change.serviceData?[Self.uuid]?.first
+            return change.serviceData?[Self.key]?.first
         }
         #expect(payloads == (4..<UInt8(SignalMailbox.maxPerPath + 4)).map { $0 }, "the newest \(SignalMailbox.maxPerPath), in order")
         #expect(dropped == 4)
