@@ -80,11 +80,13 @@ extension BLEDriver {
     /// Offers each device's readings of the batch to its throttle, and puts the state where it is due in the
     /// place its first reading kept.
     func settleReadings() {
+        guard !unsettled.isEmpty else { return }
+        let now = self.now
         for path in unsettled {
             guard var entry = tracked.removeValue(forKey: path) else { continue }
             if let pending = entry.pending {
                 entry.pending = nil
-                let state = publishable(pending, &entry)
+                let state = publishable(pending, &entry, at: now)
                 if !state.isEmpty { outbox?.fill(pending.place, with: .state(entry.id, state)) }
             }
             tracked[path] = entry
@@ -93,7 +95,7 @@ extension BLEDriver {
     }
 
     /// The state to publish for a device's readings, or none when the throttle says they are not worth it.
-    private func publishable(_ pending: PendingReadings, _ entry: inout TrackedDevice) -> [String: JSONValue] {
+    private func publishable(_ pending: PendingReadings, _ entry: inout TrackedDevice, at now: Double) -> [String: JSONValue] {
         guard entry.throttle.offer(pending.values, rssi: pending.rssi, now: now) != nil else { return [:] }
         var state: [String: JSONValue] = [:]
         state.reserveCapacity(pending.values.count + 3)
