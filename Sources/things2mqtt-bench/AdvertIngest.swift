@@ -27,6 +27,9 @@ struct AdvertIngest {
         var senderForBare = 0.0, senderForDaemon = 0.0
         var bare = 0.0, daemon = 0.0
         var bareCPU = 0.0, daemonCPU = 0.0
+        /// The daemon's D-Bus thread alone (the work the bare receiver does, plus reading each body), and its
+        /// MQTT thread.
+        var dbusThreadCPU = Double.nan, mqttThreadCPU = Double.nan
         var rssBefore = 0.0, rssPeak = 0.0, rssAfter = 0.0
         var published = 0
         /// Signals the daemon's mailbox dropped, as far as its log says (the total is logged at most every 10 s,
@@ -90,10 +93,14 @@ struct AdvertIngest {
         figures.rssBefore = residentMiB(pid: pid) ?? .nan
         resetPeakResident(pid: pid)
         let ticks = CPUTime.ticks(pid: pid)
+        let threads = CPUTime.threadTicks(pid: pid)
         sender.signal(SIGUSR1)
         let done = try await watch.waitForFinals(Self.devices, timeout: .seconds(300))
-        if let before = ticks, let after = CPUTime.ticks(pid: pid) {
-            figures.daemonCPU = Double(after - before) / CPUTime.ticksPerSecond / Double(count) * 1000
+        let perThousand = { (ticks: Int) in Double(ticks) / CPUTime.ticksPerSecond / Double(count) * 1000 }
+        if let before = ticks, let after = CPUTime.ticks(pid: pid) { figures.daemonCPU = perThousand(after - before) }
+        let threadsAfter = CPUTime.threadTicks(pid: pid)
+        for (name, into) in [("dbus", \Figures.dbusThreadCPU), ("mosquitto", \Figures.mqttThreadCPU)] {
+            if let before = threads[name], let after = threadsAfter[name] { figures[keyPath: into] = perThousand(after - before) }
         }
         figures.rssPeak = peakResidentMiB(pid: pid) ?? .nan
         let sent = try await BareC.line("sent", of: sender)

@@ -23,8 +23,9 @@ extension Bench {
                         run.dropped == 0 ? "no" : "≥\(run.dropped)"))
                 print(
                     String(
-                        format: "          CPU per 1,000 signals: daemon %.3f s, bare C %.4f s; daemon RSS %.1f MiB before, %.1f MiB peak, %.1f MiB after (%d s later)",
-                        run.daemonCPU, run.bareCPU, run.rssBefore, run.rssPeak, run.rssAfter, Int(settleBeforeRSS.components.seconds)))
+                        format: "          CPU per 1,000 signals: daemon %.3f s (its D-Bus thread %.4f s, MQTT thread %.4f s), bare C %.4f s; daemon RSS %.1f MiB before, %.1f MiB peak, %.1f MiB after (%d s later)",
+                        run.daemonCPU, run.dbusThreadCPU, run.mqttThreadCPU, run.bareCPU, run.rssBefore, run.rssPeak, run.rssAfter,
+                        Int(settleBeforeRSS.components.seconds)))
             }
         }
     }
