@@ -60,7 +60,6 @@ extension BLEDriver {
         // The policies see every reading. The values and the signal wait for the batch's end (`settleReadings`),
         // where the throttle weighs the newest of them once.
         if describeAgain { describe(&entry) }
-        entry.heldRSSI = device.rssi.flatMap { $0 == Signal.unavailableRSSI ? nil : $0 }
         if rssi != nil || !split.values.isEmpty {
             if entry.pending == nil, let place = outbox?.reserve() {
                 entry.pending = PendingReadings(place: place)
@@ -86,7 +85,7 @@ extension BLEDriver {
             guard var entry = tracked.removeValue(forKey: path) else { continue }
             if let pending = entry.pending {
                 entry.pending = nil
-                let state = publishable(pending, &entry, at: now)
+                let state = publishable(pending, &entry, path: path, at: now)
                 if !state.isEmpty { outbox?.fill(pending.place, with: .state(entry.id, state)) }
             }
             tracked[path] = entry
@@ -95,12 +94,15 @@ extension BLEDriver {
     }
 
     /// The state to publish for a device's readings, or none when the throttle says they are not worth it.
-    private func publishable(_ pending: PendingReadings, _ entry: inout TrackedDevice, at now: Double) -> [String: JSONValue] {
+    private func publishable(
+        _ pending: PendingReadings, _ entry: inout TrackedDevice, path: String, at now: Double
+    ) -> [String: JSONValue] {
         guard entry.throttle.offer(pending.values, rssi: pending.rssi, now: now) != nil else { return [:] }
         var state: [String: JSONValue] = [:]
         state.reserveCapacity(pending.values.count + 3)
         for measurement in pending.values { state[measurement.key] = measurement.value.json }
-        if let rssi = pending.rssi ?? entry.heldRSSI {
+        // Adverts that carried no RSSI (BlueZ sends only what changed) take the one BlueZ holds.
+        if let rssi = pending.rssi ?? client?.objects.devices[path]?.rssi, rssi != Signal.unavailableRSSI {
             state["rssi"] = .number(Double(rssi))
             state["last_seen"] = .string(lastSeen.now())
             if let signal = entry.signal { state["signal"] = .number(signal) }

@@ -25,8 +25,6 @@ struct TrackedDevice {
     var throttle: StateThrottle
     /// The readings of the batch being handled, weighed by the throttle when it ends.
     var pending: PendingReadings?
-    /// The RSSI BlueZ holds for the device, for a state whose adverts carried none.
-    var heldRSSI: Int?
     /// Drops repeated adverts by packet id, per format.
     var packets: [PassiveFormat: PacketFilter] = [:]
     /// The passive format that made the device a sensor, if any.

@@ -100,20 +100,15 @@ extension ConnectionCore {
         }
         // The first argument is read only for a rule that names one (NameOwnerChanged watches), not per advert.
         let sinks = router.withLock { router in
-            var matched: [any DBusSignalSink] = []
-            for subscription in router.subscriptions.values
-            where subscription.rule.matches(header, arg0: { message.firstStringArgument }, owner: { router.currentOwner(of: $0) }) {
-                matched.append(subscription.sink)
+            router.subscriptions.values.compactMap { subscription in
+                subscription.rule.matches(header, arg0: { message.firstStringArgument }, owner: { router.currentOwner(of: $0) })
+                    ? subscription.sink : nil
             }
-            return matched
         }
         // A sink that reads the body itself takes it so; the others share one reading into values.
-        var rest: [any DBusSignalSink] = []
-        for sink in sinks {
-            guard var body = DBusBodyReader(message: message.pointer), sink.receive(header, body: &body) else {
-                rest.append(sink)
-                continue
-            }
+        let rest = sinks.filter { sink in
+            guard var body = DBusBodyReader(message: message.pointer) else { return true }
+            return !sink.receive(header, body: &body)
         }
         guard !rest.isEmpty else { return }
         do {

@@ -60,14 +60,15 @@ struct PendingReadingsTests {
         #expect(pending.place == 3)
     }
 
-    @Test("a batch's final values, weighed once, publish what a reading of each would have ended with")
+    @Test("a batch that ends where the last publish was publishes nothing: the moves in between are stale")
     func weighedOnce() {
-        var pending = PendingReadings(place: 0)
-        for temperature in stride(from: 20.0, through: 25.0, by: 0.5) {
-            pending.add([Measurement(.temperature, temperature)], rssi: -60)
-        }
         var throttle = StateThrottle()
-        #expect(throttle.offer(pending.values, rssi: pending.rssi, now: 0) == .first)
+        #expect(throttle.offer([Measurement(.temperature, 25)], now: 0) == .first)
+        var pending = PendingReadings(place: 0)
+        for temperature in [25.3, 25.6, 25.0] { pending.add([Measurement(.temperature, temperature)], rssi: nil) }
         #expect(pending.values == [Measurement(.temperature, 25)])
+        #expect(throttle.offer(pending.values, rssi: pending.rssi, now: 1) == nil)
+        pending.add([Measurement(.temperature, 25.6)], rssi: nil)
+        #expect(throttle.offer(pending.values, rssi: pending.rssi, now: 2) == .changed(["temperature"]))
     }
 }
