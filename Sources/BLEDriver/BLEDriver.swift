@@ -15,9 +15,9 @@ public actor BLEDriver: DeviceDriver, ConnectionControl, ReloadableDriver {
     public nonisolated let integration = Integration.ble
 
     /// The `ble` section; a reload changes its keys and formats only (the rest needs a restart).
-    var settings: BLESettings { didSet { passiveFormats = Set(settings.passive) } }
+    var settings: BLESettings { didSet { passiveFormats = PassiveFormats(settings.passive) } }
     /// The formats `ble.passive` enables, as a set: every advert is decoded against it.
-    var passiveFormats: Set<PassiveFormat>
+    var passiveFormats: PassiveFormats
     let configured: Set<DeviceID>
     let address: DBusAddress
     /// Where events for the bridge go; see `send(_:)`.
@@ -86,7 +86,7 @@ public actor BLEDriver: DeviceDriver, ConnectionControl, ReloadableDriver {
     ) {
         self.shared = shared
         self.settings = settings
-        passiveFormats = Set(settings.passive)
+        passiveFormats = PassiveFormats(settings.passive)
         self.configured = configured
         self.address = address
         self.sink = sink

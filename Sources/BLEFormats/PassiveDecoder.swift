@@ -34,6 +34,39 @@ public enum PassiveFormat: String, Sendable, Hashable, CaseIterable {
     public static let defaults: [PassiveFormat] = allCases.filter { ![.ibeacon, .eddystone, .user].contains($0) }
 }
 
+/// Enabled passive formats as bits: every advert is checked against up to a dozen of them, and a
+/// `Set<PassiveFormat>` hashes the format's name for each check.
+public struct PassiveFormats: Sendable, Hashable, ExpressibleByArrayLiteral {
+    private var bits: UInt32
+
+    /// The set of the given formats.
+    public init(_ formats: some Sequence<PassiveFormat>) { bits = formats.reduce(0) { $0 | Self.bit($1) } }
+
+    /// The set of the formats listed.
+    public init(arrayLiteral formats: PassiveFormat...) { self.init(formats) }
+
+    /// Whether the format is enabled.
+    public func contains(_ format: PassiveFormat) -> Bool { bits & Self.bit(format) != 0 }
+
+    private static func bit(_ format: PassiveFormat) -> UInt32 {
+        switch format {
+        case .bthome: 1 << 0
+        case .atc: 1 << 1
+        case .pvvx: 1 << 2
+        case .xiaomi: 1 << 3
+        case .switchbot: 1 << 4
+        case .govee: 1 << 5
+        case .oralb: 1 << 6
+        case .thermopro: 1 << 7
+        case .inkbird: 1 << 8
+        case .ruuvi: 1 << 9
+        case .ibeacon: 1 << 10
+        case .eddystone: 1 << 11
+        case .user: 1 << 12
+        }
+    }
+}
+
 /// The payload of one advert as BlueZ reports it: service data by UUID and manufacturer data by company id,
 /// each without its AD header.
 public struct Advert: Sendable, Hashable {
@@ -113,7 +146,7 @@ public enum PassiveDecoder {
     /// gives no result at all. `key` is the sender's bindkey, for encrypted BTHome and MiBeacon adverts; `user`
     /// are the layouts of `ble.formats`, of which the first that matches is read.
     public static func decode(
-        _ advert: Advert, formats: Set<PassiveFormat>, key: BindKey? = nil, user: [UserFormat] = []
+        _ advert: Advert, formats: PassiveFormats, key: BindKey? = nil, user: [UserFormat] = []
     ) -> [PassiveResult] {
         var results: [PassiveResult] = []
         if formats.contains(.bthome), let payload = advert.serviceData[BTHome.service] {
@@ -147,7 +180,7 @@ public enum PassiveDecoder {
     }
 
     /// The vendor formats, in the order of `PassiveFormat`.
-    static func vendors(_ advert: Advert, formats: Set<PassiveFormat>, key: BindKey?) -> [PassiveResult] {
+    static func vendors(_ advert: Advert, formats: PassiveFormats, key: BindKey?) -> [PassiveResult] {
         var results: [PassiveResult] = []
         if formats.contains(.xiaomi), let payload = advert.serviceData[MiBeacon.service] {
             results.append(PassiveResult(.xiaomi, MiBeacon.decode(payload, sender: advert.sender, key: key)))

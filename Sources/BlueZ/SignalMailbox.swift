@@ -6,7 +6,8 @@ import Synchronization
 /// waiting entry per device however fast it comes. Advert payloads (service and manufacturer data) are never
 /// merged with each other, so each is decoded as it came; structural signals (interfaces added or removed)
 /// keep their order among a path's changes. Bounded: past `maxPaths` waiting paths a signal is dropped, and
-/// past `maxPerPath` entries of one path the oldest advert payload is; both are counted.
+/// past `maxPerPath` entries of one path, or `maxEntries` in all, the oldest advert payload of the path that
+/// grows gives way (so its newest values still get through); both are counted.
 final class SignalMailbox: DBusSignalSink {
     /// What waits for one path, in order.
     enum Item: Sendable {
@@ -19,7 +20,11 @@ final class SignalMailbox: DBusSignalSink {
     }
 
     static let maxPaths = 4096
-    static let maxPerPath = 16
+    /// Room for the adverts of one device that come between two batches of a burst (`BlueZClient`'s
+    /// `batchInterval`) at 1,000 a second, twice over.
+    static let maxPerPath = 128
+    /// All entries together, so many busy devices cannot hold `maxPaths` × `maxPerPath` of them.
+    static let maxEntries = 16_384
 
     /// News about bluetoothd itself, handed over before any signal.
     enum Note: Sendable, Equatable {
@@ -35,6 +40,8 @@ final class SignalMailbox: DBusSignalSink {
     private struct State {
         var order: [String] = []
         var waiting: [String: [Item]] = [:]
+        /// Entries waiting under all paths.
+        var entries = 0
         var dropped = 0
         /// Signals put in since the last drain, merged or not.
         var received = 0
@@ -74,19 +81,25 @@ final class SignalMailbox: DBusSignalSink {
             state.received += 1
             // One lookup of the path; its entries are then changed where they are stored, not copied.
             guard let index = state.waiting.index(forKey: path) else {
-                guard state.order.count < Self.maxPaths else { return Self.drop(&state) }
+                guard state.order.count < Self.maxPaths, state.entries < Self.maxEntries else { return Self.drop(&state) }
                 state.order.append(path)
                 state.waiting[path] = [item]
+                state.entries += 1
                 return true
             }
-            return Self.merge(item, into: &state.waiting.values[index], dropped: &state.dropped)
+            let full = state.entries >= Self.maxEntries
+            let before = state.waiting.values[index].count
+            let kept = Self.merge(item, into: &state.waiting.values[index], full: full, dropped: &state.dropped)
+            state.entries += state.waiting.values[index].count - before
+            return kept
         }
         if kept { bell.yield() }
     }
 
     /// Puts one more signal behind a path's waiting ones: a property change merges into the last one of its
-    /// interface unless both carry an advert payload; past `maxPerPath` the oldest advert payload gives way.
-    private static func merge(_ item: Item, into items: inout [Item], dropped: inout Int) -> Bool {
+    /// interface unless both carry an advert payload; past `maxPerPath`, or when the mailbox is `full`, the
+    /// oldest advert payload gives way.
+    private static func merge(_ item: Item, into items: inout [Item], full: Bool, dropped: inout Int) -> Bool {
         if case .device(let change) = item, case .device(var merged)? = items.last,
             !(change.carriesAdvert && merged.carriesAdvert)
         {
@@ -104,7 +117,7 @@ final class SignalMailbox: DBusSignalSink {
             items[items.count - 1] = .properties(interface: interface, changed: merged, invalidated: gone.union(invalidated))
             return true
         }
-        if items.count >= maxPerPath {
+        if full || items.count >= maxPerPath {
             // Full: the oldest advert payload gives way, so the newest values always get through.
             dropped += 1
             guard let oldest = items.firstIndex(where: carriesAdvert) else { return false }
@@ -142,6 +155,7 @@ final class SignalMailbox: DBusSignalSink {
             defer {
                 state.order = []
                 state.waiting = [:]
+                state.entries = 0
                 state.dropped = 0
                 state.received = 0
             }

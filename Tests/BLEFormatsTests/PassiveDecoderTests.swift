@@ -10,7 +10,7 @@ struct PassiveDecoderTests {
     static let pvvx = hex("56 34 12 38 C1 A4 29 09 D7 11 86 0B 55 12 05")
     static let atc = hex("A4 C1 38 12 34 56 00 EA 2D 55 0B 86 12")
     static let iBeacon = hex("02 15 E2 C5 6D B5 DF FB 48 D2 B0 60 D0 F5 A7 10 96 E0 00 01 00 02 C5")
-    static let all = Set(PassiveFormat.allCases)
+    static let all = PassiveFormats(PassiveFormat.allCases)
 
     @Test("BlueZ's service data keys are parsed; keys that are not UUIDs are dropped")
     func advertKeys() {
@@ -29,7 +29,7 @@ struct PassiveDecoderTests {
                 Eddystone.service: hex("30 F0 01 02 03 04 05 06 07 08"),
             ])
         #expect(PassiveDecoder.decode(advert, formats: Self.all).map(\.format) == [.bthome, .pvvx, .ibeacon, .eddystone])
-        #expect(PassiveDecoder.decode(advert, formats: Set(PassiveFormat.defaults)).map(\.format) == [.bthome, .pvvx])
+        #expect(PassiveDecoder.decode(advert, formats: PassiveFormats(PassiveFormat.defaults)).map(\.format) == [.bthome, .pvvx])
         #expect(PassiveDecoder.decode(advert, formats: [.atc]).isEmpty, "a pvvx payload is not atc")
         #expect(PassiveDecoder.decode(advert, formats: []).isEmpty)
         let beacon = PassiveDecoder.decode(advert, formats: [.ibeacon])

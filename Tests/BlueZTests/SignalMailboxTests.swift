@@ -75,4 +75,24 @@ struct SignalMailboxTests {
         #expect(batch.count == SignalMailbox.maxPaths)
         #expect(dropped == 10 + SignalMailbox.maxPerPath + 5 - (SignalMailbox.maxPerPath - 1))
     }
+
+    @Test("past the bound on all entries a growing device's oldest payload gives way, and a new device is dropped")
+    func entriesBounded() {
+        let mailbox = SignalMailbox()
+        let paths = SignalMailbox.maxEntries / SignalMailbox.maxPerPath
+        for packet in 0..<SignalMailbox.maxPerPath {
+            for index in 0..<paths { mailbox.receive(Self.changed("/dev_\(index)", ["ServiceData": Self.serviceData([UInt8(packet & 0xFF)])])) }
+        }
+        mailbox.receive(Self.changed("/dev_0", ["ServiceData": Self.serviceData([0xEE])]))
+        mailbox.receive(Self.changed("/dev_new", ["RSSI": .int16(-60)]))
+        let (batch, dropped, received) = mailbox.drain()
+        #expect(received == SignalMailbox.maxEntries + 2)
+        #expect(dropped == 2, "one payload gave way, one new device was dropped")
+        #expect(batch.count == paths && batch.allSatisfy { $0.items.count == SignalMailbox.maxPerPath })
+        let first = batch.first { $0.path == "/dev_0" }?.items.compactMap { item -> UInt8? in
+            guard case .device(let change) = item else { return nil }
+            return change.serviceData?[Self.key]?.first
+        }
+        #expect(first?.first == 1 && first?.last == 0xEE, "the oldest gave way; the newest is kept")
+    }
 }

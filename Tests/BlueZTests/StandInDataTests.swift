@@ -81,7 +81,7 @@ struct StandInDataTests {
         #expect(device.manufacturerData == [0x004C: Self.iBeacon])
         let advert = Advert(
             sender: device.address, rssi: device.rssi, manufacturerData: device.manufacturerData, serviceData: device.serviceData)
-        let results = PassiveDecoder.decode(advert, formats: Set(PassiveFormat.allCases))
+        let results = PassiveDecoder.decode(advert, formats: PassiveFormats(PassiveFormat.allCases))
         #expect(results.map(\.format) == [.bthome, .pvvx, .ibeacon])
         let recognised = results.filter(\.isRecognised).count
         #expect(recognised == 3)
