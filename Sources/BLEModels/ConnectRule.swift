@@ -59,7 +59,7 @@ public struct ConnectRule: Sendable, Hashable {
 }
 
 /// The service every Nova flash advertises.
-let novaService = BLEUUID(canonical: "0000fff0" + BLEUUID.baseSuffix)
+let novaService = BLEUUID(uuid16: 0xFFF0)
 
 extension ConnectRule {
     /// What a rule claims: any combination of service, name glob, address and class; every key given must

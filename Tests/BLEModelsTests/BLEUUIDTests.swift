@@ -50,4 +50,16 @@ struct BLEUUIDTests {
     func badUUIDs(text: String) {
         #expect(throws: BLEFormatError.self) { try BLEUUID(text) }
     }
+
+    @Test("the dashed form is read from bytes in either case; any other text is not")
+    func dashedBytes() throws {
+        let parse = { (text: String) in Array(text.utf8).withUnsafeBufferPointer { BLEUUID(dashed: $0) } }
+        #expect(parse("0000FCD2-0000-1000-8000-00805F9B34FB") == BLEUUID(uuid16: 0xFCD2))
+        #expect(parse("6e400001-b5a3-f393-e0a9-e50e24dcca9e") == (try BLEUUID("6E400001B5A3F393E0A9E50E24DCCA9E")))
+        for text in ["fcd2", "0000fcd200001000800000805f9b34fb", "0000fcd2-0000-1000-8000-00805f9b34f", "0000fcd2-0000-1000-8000+00805f9b34fb",
+            "0000fcd2-0000-1000-8000-00805f9b34fg"]
+        {
+            #expect(parse(text) == nil, "\(text)")
+        }
+    }
 }
