@@ -47,7 +47,7 @@ public struct DeviceChange: Sendable, Equatable {
             switch BlueZDevice.Properties(name: name) {
             case .rssi: setRSSI(value.readInt16())
             case .manufacturerData: setManufacturerData(Self.readEntries(&value) { $0.readUInt16() })
-            case .serviceData: setServiceData(Self.readEntries(&value) { $0.readString().flatMap { try? BLEUUID($0) } })
+            case .serviceData: setServiceData(Self.readEntries(&value) { $0.readUTF8(Self.uuid) })
             default: other[name] = value.readValue()
             }
         }
@@ -55,6 +55,11 @@ public struct DeviceChange: Sendable, Equatable {
         _ = body.forEachElement { element in
             if let name = element.readString() { invalidated.insert(name) }
         }
+    }
+
+    /// A service data key: BlueZ's dashed form read without a `String`, any other form parsed as text.
+    private static func uuid(_ bytes: UnsafeBufferPointer<UInt8>) -> BLEUUID? {
+        BLEUUID(dashed: bytes) ?? (try? BLEUUID(String(decoding: bytes, as: UTF8.self)))
     }
 
     /// Whether it carries an advert payload, which is decoded as it came and never merged with another.

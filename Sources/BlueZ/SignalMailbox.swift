@@ -68,7 +68,7 @@ final class SignalMailbox: DBusSignalSink {
     /// a `DeviceChange`; anything else is left to `receive(_:)`.
     func receive(_ header: DBusSignalHeader, body: inout DBusBodyReader) -> Bool {
         guard header.member == "PropertiesChanged", header.interface == Self.properties,
-            body.readString() == BlueZInterface.device, let change = DeviceChange(reading: &body)
+            body.readString(equalTo: BlueZInterface.device), let change = DeviceChange(reading: &body)
         else { return false }
         put(.device(change), at: header.path)
         return true

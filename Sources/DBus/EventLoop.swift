@@ -22,7 +22,8 @@ final class EventLoop {
     }
 
     /// Routes every signal to the core (the Disconnected signal libdbus makes up when the bus goes away,
-    /// too) and lets libdbus go on with the message: method calls to this connection get its default error.
+    /// too) and ends libdbus's handling of it: no object is registered, and looking one up splits the path
+    /// into freshly allocated pieces for every signal. Method calls go on to libdbus's default error.
     static let filter: DBusHandleMessageFunction = { _, message, data in
         guard let message, let data, dbus_message_get_type(message) == T2M_DBUS_MESSAGE_TYPE_SIGNAL else {
             return DBUS_HANDLER_RESULT_NOT_YET_HANDLED
@@ -33,7 +34,7 @@ final class EventLoop {
         } else {
             core.receive(.signal(MessageRef(taking: dbus_message_ref(message))))
         }
-        return DBUS_HANDLER_RESULT_NOT_YET_HANDLED
+        return DBUS_HANDLER_RESULT_HANDLED
     }
 
     /// Thread entry: opens and registers a private connection, reports the unique name (or the failure)

@@ -57,7 +57,14 @@ struct DeviceChangeReadingTests {
     func device() async throws {
         let properties = DBusValue.vardict([
             "RSSI": .int16(-40),
-            "ServiceData": .dictionary(key: "s", value: "v", [DBusDictEntry(key: .string(Self.uuid), value: .variant(.bytes([1, 2, 3])))]),
+            "ServiceData": .dictionary(
+                key: "s", value: "v",
+                [
+                    DBusDictEntry(key: .string(Self.uuid), value: .variant(.bytes([1, 2, 3]))),
+                    DBusDictEntry(key: .string("0000FCD2-0000-1000-8000-00805F9B34FB"), value: .variant(.bytes([4]))),
+                    DBusDictEntry(key: .string("fe95"), value: .variant(.bytes([5]))),
+                    DBusDictEntry(key: .string("not a uuid"), value: .variant(.bytes([6]))),
+                ]),
             "ManufacturerData": .dictionary(
                 key: "q", value: "v",
                 [
@@ -76,7 +83,8 @@ struct DeviceChangeReadingTests {
         }
         let generic = DeviceChange(try #require(signal.body[1].dictionary), invalidated: ["Alias"])
         #expect(change == generic, "the same change as from the values")
-        #expect(change.rssi == -40 && change.serviceData == [Self.key: [1, 2, 3]] && change.manufacturerData == [0x004c: [2, 21]])
+        let services = [Self.key: [1, 2, 3], BLEUUID(uuid16: 0xFCD2): [4], BLEUUID(uuid16: 0xFE95): [5]] as [BLEUUID: [UInt8]]
+        #expect(change.rssi == -40 && change.serviceData == services && change.manufacturerData == [0x004c: [2, 21]])
         #expect(change.named == [.rssi, .serviceData, .manufacturerData])
         #expect(change.other == ["Name": .string("ATC_000001"), "TxPower": .string("mistyped"), "UUIDs": .strings([Self.uuid])])
         #expect(change.invalidated == ["Alias"])
