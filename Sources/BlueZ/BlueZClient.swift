@@ -36,6 +36,8 @@ public final class BlueZClient {
     private let batchInterval: Duration
     /// How many signals one batch must have carried for the next to wait (see `init`).
     private let burstSignals: Int
+    /// A spell without any signal that ends the wait for a burst's next batch early (see `init`).
+    private let quietSpell: Duration
     /// When the last batch that carried a burst was taken; nil when the last one was small.
     private var burstBatch: ContinuousClock.Instant?
 
@@ -45,15 +47,19 @@ public final class BlueZClient {
     /// change per device per batch instead of one per signal, and the driver wakes once per batch. 50 ms keeps
     /// a device to 20 states a second in a burst, each with its newest values: a state costs the broker and
     /// every subscriber far more than a signal costs the driver. Otherwise (a lone advert, a GATT
-    /// notification, a usual home's few hundred adverts a second) nothing waits.
+    /// notification, a usual home's few hundred adverts a second) nothing waits. Nor does the end of a burst:
+    /// once `quietSpell` passes without a signal, the batch is taken at once, so a burst's last values are not
+    /// held for the rest of the interval.
     public init(
-        connection: DBusConnection, logger: Logger, batchInterval: Duration = .milliseconds(50), burstSignals: Int = 16
+        connection: DBusConnection, logger: Logger, batchInterval: Duration = .milliseconds(50), burstSignals: Int = 16,
+        quietSpell: Duration = .milliseconds(3)
     ) {
         let mailbox = SignalMailbox()
         bus = BlueZBus(connection: connection, mailbox: mailbox, logger: logger)
         rings = mailbox.rings.makeAsyncIterator()
         self.batchInterval = batchInterval
         self.burstSignals = burstSignals
+        self.quietSpell = quietSpell
     }
 
     /// The next event: news about bluetoothd first, then every signal waiting, applied to the cache; nil once
@@ -63,10 +69,7 @@ public final class BlueZClient {
             if !ready.isEmpty { return ready.removeFirst() }
             for note in bus.mailbox.takeNotes() { await take(note) }
             if !ready.isEmpty { continue }
-            if let last = burstBatch, ContinuousClock.now < last + batchInterval {
-                // In a burst, too soon after the last batch: more signals merge in the mailbox meanwhile.
-                try? await Task.sleep(until: last + batchInterval, clock: .continuous)
-            }
+            if let last = burstBatch { await gather(until: last + batchInterval) }
             let (batch, droppedNow, received) = bus.mailbox.drain()
             if droppedNow > 0 { noteDropped(droppedNow) }
             let changes = batch.flatMap { apply($0.path, $0.items) }
@@ -81,6 +84,18 @@ public final class BlueZClient {
             }
         }
         return nil
+    }
+
+    /// In a burst, lets signals merge in the mailbox until `deadline`, or until a quiet spell shows the burst
+    /// has ended.
+    nonisolated(nonsending) private func gather(until deadline: ContinuousClock.Instant) async {
+        var seen = bus.mailbox.received
+        while !Task.isCancelled, ContinuousClock.now < deadline {
+            try? await Task.sleep(until: min(deadline, .now + quietSpell), clock: .continuous)
+            let received = bus.mailbox.received
+            if received == seen { return }
+            seen = received
+        }
     }
 
     /// Calls a BlueZ method (see `BlueZBus.call`).

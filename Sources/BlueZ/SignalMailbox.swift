@@ -147,6 +147,9 @@ final class SignalMailbox: DBusSignalSink {
         }
     }
 
+    /// How many signals came in since the last drain, merged or not.
+    var received: Int { state.withLock(\.received) }
+
     /// Every signal waiting, object by object in the order each one's first entry came, the drops counted so
     /// far, and how many signals came in since the last drain; no signal waits after (news stays).
     func drain() -> (items: [(path: String, items: [Item])], dropped: Int, received: Int) {

@@ -19,12 +19,15 @@ struct BlueZClientTests {
         let events = Mutex<[BlueZClient.Event]>([])
         private var tasks: [Task<Void, Never>] = []
 
-        init(standIn: BlueZStandIn, batchInterval: Duration = .milliseconds(10), burstSignals: Int = 16) async throws {
+        init(
+            standIn: BlueZStandIn, batchInterval: Duration = .milliseconds(10), burstSignals: Int = 16,
+            quietSpell: Duration = .milliseconds(3)
+        ) async throws {
             self.standIn = standIn
             connection = try await DBusConnection.connect(to: DBusAddress(standIn.daemon.address))
             client = BlueZClient(
                 connection: connection, logger: Logger(label: "bluez-test"), batchInterval: batchInterval,
-                burstSignals: burstSignals)
+                burstSignals: burstSignals, quietSpell: quietSpell)
             start()
         }
 
@@ -144,10 +147,12 @@ struct BlueZClientTests {
 
     static let interval = Duration.seconds(2)
 
-    /// A client with a long batch interval, a Nova in its cache, and a quiet interval since.
-    private func quietNova(burstSignals: Int) async throws -> (BlueZStandIn, Harness) {
+    /// A client with a long batch interval (and by default as long a quiet spell), a Nova in its cache, and a
+    /// quiet interval since.
+    private func quietNova(burstSignals: Int, quietSpell: Duration = interval) async throws -> (BlueZStandIn, Harness) {
         let standIn = try await BlueZStandIn.start()
-        let harness = try await Harness(standIn: standIn, batchInterval: Self.interval, burstSignals: burstSignals)
+        let harness = try await Harness(
+            standIn: standIn, batchInterval: Self.interval, burstSignals: burstSignals, quietSpell: quietSpell)
         try await standIn.mock("AddNova", [.string("hci0"), .string("AA:BB:CC:DD:EE:01")])
         try await waitUntil("the Nova in the cache") { await harness.objects.devices[Self.novaPath] != nil }
         try await Task.sleep(for: Self.interval + .milliseconds(200))
@@ -169,6 +174,21 @@ struct BlueZClientTests {
             novaChanges(harness, after: before).map(\.rssi) == [-53],
             "three adverts inside one interval arrive as one change with the newest value")
         #expect(burstTook >= Self.interval - .milliseconds(100), "the burst was handed over after \(burstTook)")
+        await harness.stop()
+    }
+
+    @Test("after a burst, a quiet spell without signals hands what came over before the batch interval ends")
+    func quietSpellEndsTheWait() async throws {
+        let (standIn, harness) = try await quietNova(burstSignals: 1, quietSpell: .milliseconds(200))
+        try await standIn.advertise(Self.novaPath, rssi: -50)
+        try await waitUntil("the lone advert") { await harness.objects.devices[Self.novaPath]?.rssi == -50 }
+        let before = harness.events.withLock(\.count)
+        let start = ContinuousClock.now
+        try await standIn.advertise(Self.novaPath, rssi: -51)
+        try await waitUntil("the advert after the burst") { await harness.objects.devices[Self.novaPath]?.rssi == -51 }
+        let took = ContinuousClock.now - start
+        #expect(took < Self.interval / 2, "handed over after \(took), not at the end of the \(Self.interval) interval")
+        #expect(novaChanges(harness, after: before).map(\.rssi) == [-51])
         await harness.stop()
     }
 
