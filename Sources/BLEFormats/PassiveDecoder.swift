@@ -32,6 +32,9 @@ public enum PassiveFormat: String, Sendable, Hashable, CaseIterable {
 
     /// The formats enabled when `ble.passive` is not given: every sensor format; beacons only when asked for.
     public static let defaults: [PassiveFormat] = allCases.filter { ![.ibeacon, .eddystone, .user].contains($0) }
+
+    /// Hashes the format's bit, not its name: tables keyed by format are looked up for every advert.
+    public func hash(into hasher: inout Hasher) { hasher.combine(PassiveFormats.bit(self)) }
 }
 
 /// Enabled passive formats as bits: every advert is checked against up to a dozen of them, and a
@@ -48,7 +51,8 @@ public struct PassiveFormats: Sendable, Hashable, ExpressibleByArrayLiteral {
     /// Whether the format is enabled.
     public func contains(_ format: PassiveFormat) -> Bool { bits & Self.bit(format) != 0 }
 
-    private static func bit(_ format: PassiveFormat) -> UInt32 {
+    /// The format's bit.
+    static func bit(_ format: PassiveFormat) -> UInt32 {
         switch format {
         case .bthome: 1 << 0
         case .atc: 1 << 1
@@ -191,6 +195,8 @@ public enum PassiveDecoder {
         {
             results.append(PassiveResult(.switchbot, decoded))
         }
+        // The rest read manufacturer data only, which service-data sensors never send: no lookups for them.
+        guard !advert.manufacturerData.isEmpty else { return results }
         if formats.contains(.govee) {
             let govee = [Govee.companyEC88, Govee.company8801, Govee.company0001].lazy.compactMap { company in
                 advert.manufacturerData[company].flatMap { Govee.decode(company: company, $0, name: advert.name) }
