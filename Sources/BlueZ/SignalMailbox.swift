@@ -45,6 +45,8 @@ final class SignalMailbox: DBusSignalSink {
         var dropped = 0
         /// Signals put in since the last drain, merged or not.
         var received = 0
+        /// The bell rang since the last drain: one ring wakes the reader, more only cost the loop thread.
+        var rung = false
         var notes: [Note] = []
     }
 
@@ -77,23 +79,30 @@ final class SignalMailbox: DBusSignalSink {
     private static let properties = "org.freedesktop.DBus.Properties"
 
     private func put(_ item: Item, at path: String) {
-        let kept = state.withLock { state -> Bool in
+        let ring = state.withLock { state -> Bool in
             state.received += 1
-            // One lookup of the path; its entries are then changed where they are stored, not copied.
-            guard let index = state.waiting.index(forKey: path) else {
-                guard state.order.count < Self.maxPaths, state.entries < Self.maxEntries else { return Self.drop(&state) }
-                state.order.append(path)
-                state.waiting[path] = [item]
-                state.entries += 1
-                return true
-            }
-            let full = state.entries >= Self.maxEntries
-            let before = state.waiting.values[index].count
-            let kept = Self.merge(item, into: &state.waiting.values[index], full: full, dropped: &state.dropped)
-            state.entries += state.waiting.values[index].count - before
-            return kept
+            guard Self.put(item, at: path, into: &state), !state.rung else { return false }
+            state.rung = true
+            return true
         }
-        if kept { bell.yield() }
+        if ring { bell.yield() }
+    }
+
+    /// Merges the item in under its path; false if it was dropped.
+    private static func put(_ item: Item, at path: String, into state: inout State) -> Bool {
+        // One lookup of the path; its entries are then changed where they are stored, not copied.
+        guard let index = state.waiting.index(forKey: path) else {
+            guard state.order.count < Self.maxPaths, state.entries < Self.maxEntries else { return Self.drop(&state) }
+            state.order.append(path)
+            state.waiting[path] = [item]
+            state.entries += 1
+            return true
+        }
+        let full = state.entries >= Self.maxEntries
+        let before = state.waiting.values[index].count
+        let kept = Self.merge(item, into: &state.waiting.values[index], full: full, dropped: &state.dropped)
+        state.entries += state.waiting.values[index].count - before
+        return kept
     }
 
     /// Puts one more signal behind a path's waiting ones: a property change merges into the last one of its
@@ -159,6 +168,7 @@ final class SignalMailbox: DBusSignalSink {
                 state.order = []
                 state.waiting = [:]
                 state.entries = 0
+                state.rung = false
                 state.dropped = 0
                 state.received = 0
             }

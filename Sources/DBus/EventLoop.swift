@@ -14,6 +14,8 @@ final class EventLoop {
     let core: ConnectionCore
     let connection: OpaquePointer
     let tables: WatchTables
+    /// The last signal's interface and member text, reused by the next (loop thread only).
+    var names = SignalNames()
 
     private init(core: ConnectionCore, connection: OpaquePointer, tables: WatchTables) {
         self.core = core

@@ -1,3 +1,26 @@
+import CDBus
+import Glibc
+
+/// The interface and member of the last signal routed, kept by the loop thread: nearly every signal of a
+/// burst repeats them, and each new `String` of that length is an allocation and a UTF-8 check.
+struct SignalNames {
+    private var interface = ""
+    private var member = ""
+
+    /// The message's interface and member, reusing the last ones' text when they are the same.
+    mutating func read(_ message: MessageRef) -> (interface: String, member: String)? {
+        guard let interface = dbus_message_get_interface(message.pointer), let member = dbus_message_get_member(message.pointer)
+        else { return nil }
+        Self.reuse(&self.interface, interface)
+        Self.reuse(&self.member, member)
+        return (self.interface, self.member)
+    }
+
+    private static func reuse(_ last: inout String, _ text: UnsafePointer<CChar>) {
+        if last.withCString({ strcmp($0, text) }) != 0 { last = String(cString: text) }
+    }
+}
+
 /// Subscriptions and the current owners of the well-known names they follow. The loop thread reads it for
 /// every received signal; subscribing tasks change it.
 struct SignalRouter {
@@ -88,8 +111,8 @@ extension ConnectionCore {
 
     /// Loop thread: updates name owners from NameOwnerChanged, then hands the signal, read once, to every
     /// subscription whose rule matches.
-    func route(_ message: MessageRef) {
-        guard let path = message.path, let interface = message.interface, let member = message.member else { return }
+    func route(_ message: MessageRef, names: inout SignalNames) {
+        guard let path = message.path, let (interface, member) = names.read(message) else { return }
         let header = DBusSignalHeader(sender: message.sender ?? "", path: path, interface: interface, member: member)
         let busName = DBusMatchRule.busName
         if header.sender == busName, interface == busName, member == "NameOwnerChanged",
