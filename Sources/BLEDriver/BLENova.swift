@@ -7,8 +7,8 @@ import DBus
 /// does the I/O (frames written with response to FFF3, acks read from FFF4) and runs the one timer of all
 /// flashes, inside the driver's task group.
 extension BLEDriver {
-    static let requestCharacteristic = "0000fff3-0000-1000-8000-00805f9b34fb"
-    static let responseCharacteristic = "0000fff4-0000-1000-8000-00805f9b34fb"
+    static let requestCharacteristic = BLEUUID(uuid16: 0xFFF3)
+    static let responseCharacteristic = BLEUUID(uuid16: 0xFFF4)
 
     /// Takes a `/set` for a flash; the state published changes only once the flash acknowledges it.
     func performNova(_ set: SetCommand, on device: DeviceID) throws(CommandError) {
@@ -59,8 +59,8 @@ extension BLEDriver {
             throw CommandError("\(device) is not reachable")
         }
         let tree = client.objects.gattTree(of: path).flatMap(\.characteristics)
-        guard let request = tree.first(where: { $0.uuid?.description == Self.requestCharacteristic }),
-            let response = tree.first(where: { $0.uuid?.description == Self.responseCharacteristic })
+        guard let request = tree.first(where: { $0.uuid == Self.requestCharacteristic }),
+            let response = tree.first(where: { $0.uuid == Self.responseCharacteristic })
         else { throw CommandError("\(device) has no Nova characteristics (FFF3/FFF4)") }
         // Counted until BlueZ took the frame; from there the session holds it in flight until its ack (`awaitsAck`).
         try beginExchange(device)
@@ -81,7 +81,7 @@ extension BLEDriver {
 
     /// A notification on a Nova's FFF4: the session takes acks; anything else is logged and ignored.
     func novaNotified(_ characteristic: BlueZCharacteristic, device: DeviceID) {
-        guard characteristic.uuid?.description == Self.responseCharacteristic else { return }
+        guard characteristic.uuid == Self.responseCharacteristic else { return }
         switch NovaReply(characteristic.value) {
         case .ack(let id):
             apply(novas[device]?.acked(id, now: .now) ?? [], to: device)
