@@ -42,6 +42,8 @@ extension BLEDriver {
             try await writeFrame(frame, to: device)
             novas[device]?.written(frame.id, now: .now)
         } catch {
+            // A renewal refused because the claim has just moved to another bridge is that bridge's to make.
+            if ownedElsewhere(device) { novas[device]?.handedOver() }
             apply(novas[device]?.writeFailed(frame.id, reason: error.message) ?? [], to: device)
         }
         novaTimer.wake()

@@ -137,8 +137,13 @@ public struct NovaSession: Sendable {
 
     /// Due at two thirds of the timeout the last frame carried, counted from when it was written.
     /// Another bridge drives the flash now (a cluster's hand-over): this one stops renewing it, since the new owner
-    /// keeps it lit, and a renewal here could only fail. A user's command still waiting is left to fail as it will.
-    public mutating func handedOver() { litSince = nil }
+    /// keeps it lit, and a renewal here could only fail. A renewal taken for writing but not sent yet is dropped
+    /// with it, silently: the flash stays lit by the new owner, so it is no failure. A user's command still
+    /// waiting is left to fail as it will.
+    public mutating func handedOver() {
+        litSince = nil
+        if let request = inFlight, !request.byUser, request.sent == nil { inFlight = nil }
+    }
 
     private func renewalDue(now: ContinuousClock.Instant) -> Bool {
         guard confirmed.isOn, let litSince else { return false }

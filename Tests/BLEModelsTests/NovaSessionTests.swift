@@ -90,6 +90,19 @@ struct NovaSessionTests {
         #expect(session.nextWrite(now: at(61)) != nil)
     }
 
+    @Test("handed over while a renewal is taken for writing but not sent: it is dropped, with no failure and no OFF")
+    func handedOverDuringRenewal() throws {
+        var session = NovaSession()
+        session.request(Self.on)
+        _ = try roundTrip(&session, sent: 0, acked: 0.1)
+        let duerenewal = session.nextWrite(now: at(1.0))
+        let renewal = try #require(duerenewal)
+        session.handedOver()
+        #expect(session.writeFailed(renewal.id, reason: "held by another bridge") == [])
+        #expect(session.confirmed.isOn && !session.awaitsAck && !session.isBusy)
+        #expect(session.deadline(now: at(1.1)) == nil)
+    }
+
     @Test("no ack within 2 s: the state stays as it was, ready again, and the failure names the frame")
     func ackTimeout() throws {
         var session = NovaSession()
