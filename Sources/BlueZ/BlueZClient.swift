@@ -49,7 +49,8 @@ public final class BlueZClient {
     /// every subscriber far more than a signal costs the driver. Otherwise (a lone advert, a GATT
     /// notification, a usual home's few hundred adverts a second) nothing waits. Nor does the end of a burst:
     /// once `quietSpell` passes without a signal, the batch is taken at once, so a burst's last values are not
-    /// held for the rest of the interval.
+    /// held for the rest of the interval; nor anything but adverts: a GATT notification or a connection
+    /// change that comes in a burst is taken within `quietSpell`.
     public init(
         connection: DBusConnection, logger: Logger, batchInterval: Duration = .milliseconds(50), burstSignals: Int = 16,
         quietSpell: Duration = .milliseconds(3)
@@ -86,15 +87,15 @@ public final class BlueZClient {
         return nil
     }
 
-    /// In a burst, lets signals merge in the mailbox until `deadline`, or until a quiet spell shows the burst
-    /// has ended.
+    /// In a burst, lets adverts merge in the mailbox until `deadline`, or until a quiet spell shows the burst
+    /// has ended, or something other than an advert (a GATT notification, a connection) comes.
     nonisolated(nonsending) private func gather(until deadline: ContinuousClock.Instant) async {
-        var seen = bus.mailbox.received
+        var seen = -1
         while !Task.isCancelled, ContinuousClock.now < deadline {
-            try? await Task.sleep(until: min(deadline, .now + quietSpell), clock: .continuous)
-            let received = bus.mailbox.received
-            if received == seen { return }
+            let (received, urgent) = bus.mailbox.progress
+            if urgent || received == seen { return }
             seen = received
+            try? await Task.sleep(until: min(deadline, .now + quietSpell), clock: .continuous)
         }
     }
 

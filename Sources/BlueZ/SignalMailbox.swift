@@ -47,6 +47,8 @@ final class SignalMailbox: DBusSignalSink {
         var received = 0
         /// The bell rang since the last drain: one ring wakes the reader, more only cost the loop thread.
         var rung = false
+        /// Something other than an advert came since the last drain: a burst's batch need not wait for more.
+        var urgent = false
         var notes: [Note] = []
     }
 
@@ -81,6 +83,7 @@ final class SignalMailbox: DBusSignalSink {
     private func put(_ item: Item, at path: String) {
         let ring = state.withLock { state -> Bool in
             state.received += 1
+            if case .device(let change) = item, change.isAdvertOnly {} else { state.urgent = true }
             guard Self.put(item, at: path, into: &state), !state.rung else { return false }
             state.rung = true
             return true
@@ -156,8 +159,8 @@ final class SignalMailbox: DBusSignalSink {
         }
     }
 
-    /// How many signals came in since the last drain, merged or not.
-    var received: Int { state.withLock(\.received) }
+    /// How many signals came in since the last drain, merged or not, and whether any was more than an advert.
+    var progress: (received: Int, urgent: Bool) { state.withLock { ($0.received, $0.urgent) } }
 
     /// Every signal waiting, object by object in the order each one's first entry came, the drops counted so
     /// far, and how many signals came in since the last drain; no signal waits after (news stays).
@@ -169,6 +172,7 @@ final class SignalMailbox: DBusSignalSink {
                 state.waiting = [:]
                 state.entries = 0
                 state.rung = false
+                state.urgent = false
                 state.dropped = 0
                 state.received = 0
             }

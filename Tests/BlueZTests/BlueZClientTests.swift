@@ -192,6 +192,28 @@ struct BlueZClientTests {
         await harness.stop()
     }
 
+    @Test("in a burst, a change that is more than an advert (a connection) ends the wait for the next batch")
+    func connectionDoesNotWait() async throws {
+        let (standIn, harness) = try await quietNova(burstSignals: 1, quietSpell: .milliseconds(300))
+        // Adverts every 20 ms: no quiet spell ends the wait, so only the connection can.
+        let adverts = Task {
+            var rssi: Int16 = -60
+            while !Task.isCancelled {
+                try? await standIn.advertise(Self.novaPath, rssi: rssi)
+                rssi = rssi == -60 ? -61 : -60
+                try? await Task.sleep(for: .milliseconds(20))
+            }
+        }
+        defer { adverts.cancel() }
+        try await waitUntil("the adverts") { await harness.objects.devices[Self.novaPath]?.rssi == -61 }
+        let start = ContinuousClock.now
+        _ = try await harness.call(Self.novaPath, BlueZInterface.device, "Connect")
+        try await waitUntil("the connection") { await harness.objects.devices[Self.novaPath]?.connected == true }
+        let took = ContinuousClock.now - start
+        #expect(took < Self.interval / 2, "handed over after \(took), not at the end of the \(Self.interval) interval")
+        await harness.stop()
+    }
+
     @Test("after a batch smaller than a burst nothing waits: each advert is handed over as it comes")
     func smallBatchesDoNotWait() async throws {
         // Far above the one signal an advert is, so a stray signal of the Nova's set-up in the same batch
