@@ -20,6 +20,15 @@ struct NovaSessionTests {
         return (frame, sending, session.acked(frame.id, now: at(acked)))
     }
 
+    /// A session lit by a user's ON sent at 0 and acked at `acked`, and the renewal it has due at `due`.
+    func litWithRenewal(acked: Double, due: Double) throws -> (NovaSession, NovaFrame) {
+        var session = NovaSession()
+        session.request(Self.on)
+        _ = try roundTrip(&session, sent: 0, acked: acked)
+        let renewal = session.nextWrite(now: at(due))
+        return (session, try #require(renewal))
+    }
+
     @Test("a user's ON is busy while in flight, and published with ready only after the ack")
     func confirmedByAck() throws {
         var session = NovaSession()
@@ -57,11 +66,7 @@ struct NovaSessionTests {
 
     @Test("acks slower than the flash's timeout: the frames carry a longer one, so renewals still come in time")
     func longerTimeoutForSlowerAcks() throws {
-        var session = NovaSession()
-        session.request(Self.on)
-        _ = try roundTrip(&session, sent: 0, acked: 1.9)
-        let duerenewal = session.nextWrite(now: at(1.9))
-        let renewal = try #require(duerenewal)
+        let (_, renewal) = try litWithRenewal(acked: 1.9, due: 1.9)
         guard case .light(_, _, let timeout) = renewal.command else { Issue.record("\(renewal)"); return }
         #expect(timeout >= 3000, "\(renewal)")
     }
@@ -92,11 +97,7 @@ struct NovaSessionTests {
 
     @Test("handed over while a renewal is taken for writing but not sent: it is dropped, with no failure and no OFF")
     func handedOverDuringRenewal() throws {
-        var session = NovaSession()
-        session.request(Self.on)
-        _ = try roundTrip(&session, sent: 0, acked: 0.1)
-        let duerenewal = session.nextWrite(now: at(1.0))
-        let renewal = try #require(duerenewal)
+        var (session, renewal) = try litWithRenewal(acked: 0.1, due: 1.0)
         session.handedOver()
         #expect(session.writeFailed(renewal.id, reason: "held by another bridge") == [])
         #expect(session.confirmed.isOn && !session.awaitsAck && !session.isBusy)
@@ -120,11 +121,7 @@ struct NovaSessionTests {
 
     @Test("a failed renewal says OFF, since the flash turns itself off")
     func failedRenewal() throws {
-        var session = NovaSession()
-        session.request(Self.on)
-        _ = try roundTrip(&session, sent: 0, acked: 0.1)
-        let duerenewal = session.nextWrite(now: at(1.0))
-        let renewal = try #require(duerenewal)
+        var (session, renewal) = try litWithRenewal(acked: 0.1, due: 1.0)
         let effects = session.writeFailed(renewal.id, reason: "not connected")
         #expect(effects.count == 2)
         #expect(effects.first == .state(session.confirmed) && session.confirmed.isOn == false)
