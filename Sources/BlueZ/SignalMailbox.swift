@@ -83,7 +83,7 @@ final class SignalMailbox: DBusSignalSink {
     private func put(_ item: Item, at path: String) {
         let ring = state.withLock { state -> Bool in
             state.received += 1
-            if case .device(let change) = item, change.isAdvertOnly {} else { state.urgent = true }
+            if !Self.isAdvertOnly(item) { state.urgent = true }
             guard Self.put(item, at: path, into: &state), !state.rung else { return false }
             state.rung = true
             return true
@@ -184,6 +184,10 @@ final class SignalMailbox: DBusSignalSink {
     /// Compared key by key rather than hashed: a change carries a handful of keys.
     private static func carriesAdvert(_ properties: [String: DBusValue]) -> Bool {
         properties.keys.contains { $0 == "ServiceData" || $0 == "ManufacturerData" || $0 == "AdvertisingData" }
+    }
+
+    private static func isAdvertOnly(_ item: Item) -> Bool {
+        if case .device(let change) = item { change.isAdvertOnly } else { false }
     }
 
     private static func carriesAdvert(_ item: Item) -> Bool {

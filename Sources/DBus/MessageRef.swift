@@ -42,10 +42,6 @@ final class MessageRef: @unchecked Sendable {
     var sender: String? { dbus_message_get_sender(pointer).map { String(cString: $0) } }
     /// The object path, for calls and signals.
     var path: String? { dbus_message_get_path(pointer).map { String(cString: $0) } }
-    /// The interface, for calls and signals.
-    var interface: String? { dbus_message_get_interface(pointer).map { String(cString: $0) } }
-    /// The member, for calls and signals.
-    var member: String? { dbus_message_get_member(pointer).map { String(cString: $0) } }
     /// The error name of an error reply.
     var errorName: String? { dbus_message_get_error_name(pointer).map { String(cString: $0) } }
 
