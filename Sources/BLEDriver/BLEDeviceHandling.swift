@@ -22,7 +22,10 @@ extension BLEDriver {
                 advert(of: device), formats: passiveFormats, key: bindkey(for: address), user: settings.formats) : []
         if hasData || properties.contains(.rssi) { BLEMetrics.advertsReceived.increment() }
         if results.contains(where: \.isRecognised) { BLEMetrics.advertsDecoded.increment() }
-        if tracked[path] == nil, !admit(device, address, passive: results.first(where: \.isRecognised)?.format) { return }
+        // Looked up by index: reading the entry, even to compare it with nil, would copy it whole.
+        if tracked.index(forKey: path) == nil, !admit(device, address, passive: results.first(where: \.isRecognised)?.format) {
+            return
+        }
         // Taken out while it changes, so its windows and tables are changed in place rather than copied.
         guard var entry = tracked.removeValue(forKey: path) else { return }
         // The descriptor depends on these only; adverts (RSSI, data) do not rebuild it.
@@ -68,8 +71,10 @@ extension BLEDriver {
             entry.pending?.add(split.values, rssi: rssi)
         }
         let status = reviewedStatus(entry, connected: device.connected, at: now)
+        let id = entry.id
+        // The entry's last use, so it moves back into the table rather than being copied there.
         tracked[path] = entry
-        for occurrence in split.occurrences { send(.event(entry.id, occurrence)) }
+        for occurrence in split.occurrences { send(.event(id, occurrence)) }
         // A status change is reviewed at once; a signal that moved, at most every policyPause (the once-a-second
         // sweep catches the rest): the policies weigh every device, and adverts come by the thousand.
         if let status { setDeviceStatus(path, status) }

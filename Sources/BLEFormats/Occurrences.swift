@@ -12,8 +12,13 @@ public struct SplitMeasurements: Sendable, Equatable {
     /// Splits `measurements`. A dimmer's turn carries the steps decoded with it as `steps`; the steps also stay
     /// a value (`dimmer_steps`), as before events were occurrences.
     public init(_ measurements: [Measurement]) {
-        values = []
         occurrences = []
+        // Nearly every advert carries no event: its values are the array as it came, shared rather than copied.
+        guard measurements.contains(where: { if case .event = $0.value { true } else { false } }) else {
+            values = measurements
+            return
+        }
+        values = []
         for (index, measurement) in measurements.enumerated() {
             guard case .event(let type) = measurement.value else {
                 values.append(measurement)

@@ -73,7 +73,8 @@ public final class BlueZClient {
             if let last = burstBatch { await gather(until: last + batchInterval) }
             let (batch, droppedNow, received) = bus.mailbox.drain()
             if droppedNow > 0 { noteDropped(droppedNow) }
-            let changes = batch.flatMap { apply($0.path, $0.items) }
+            var changes: [BlueZChange] = []
+            for entry in batch { apply(entry.path, entry.items, into: &changes) }
             if !changes.isEmpty {
                 burstBatch = received >= burstSignals ? .now : nil
                 return .changed(changes)
@@ -153,8 +154,9 @@ public final class BlueZClient {
         logger.warning("BlueZ signals dropped: the bridge fell behind", metadata: ["total": "\(dropped)"])
     }
 
-    private func apply(_ path: String, _ items: [SignalMailbox.Item]) -> [BlueZChange] {
-        var changes: [BlueZChange] = []
+    /// Applies one path's items to the cache, appending what changed: each change is made once, where it
+    /// is kept, not gathered per path and copied again.
+    private func apply(_ path: String, _ items: [SignalMailbox.Item], into changes: inout [BlueZChange]) {
         for item in items {
             switch item {
             case .device(let change): if let applied = objects.deviceChanged(path, change) { changes.append(applied) }
@@ -163,7 +165,6 @@ public final class BlueZClient {
             case .signal(let signal): changes += apply(signal)
             }
         }
-        return changes
     }
 
     private func apply(_ signal: DBusSignal) -> [BlueZChange] {
