@@ -80,28 +80,15 @@ public struct BLEUUID: Sendable, Hashable, CustomStringConvertible {
 
     /// The lowercase 128-bit text, e.g. `0000fff0-0000-1000-8000-00805f9b34fb`.
     public var description: String {
-        String(unsafeUninitializedCapacity: 36) { text in
-            var at = 0
-            for (index, nibble) in (Self.nibbles(high) + Self.nibbles(low)).enumerated() {
-                if index == 8 || index == 12 || index == 16 || index == 20 {
-                    text[at] = UInt8(ascii: "-")
-                    at += 1
-                }
-                text[at] = nibble < 10 ? UInt8(ascii: "0") + nibble : UInt8(ascii: "a") + nibble - 10
-                at += 1
-            }
-            return at
-        }
+        let bytes = withUnsafeBytes(of: high.bigEndian, Array.init) + withUnsafeBytes(of: low.bigEndian, Array.init)
+        let digits = Array(Hex.string(bytes).utf8)
+        return [0..<8, 8..<12, 12..<16, 16..<20, 20..<32].map { String(decoding: digits[$0], as: UTF8.self) }
+            .joined(separator: "-")
     }
 
     /// The 16-bit short form (`fff0`) when the UUID is one of the Bluetooth base UUIDs, else the full text.
     public var short: String {
         guard let uuid16 else { return description }
         return Hex.string([UInt8(uuid16 >> 8), UInt8(uuid16 & 0xFF)])
-    }
-
-    /// The 16 four-bit digits of a value, most significant first.
-    private static func nibbles(_ value: UInt64) -> [UInt8] {
-        (0..<16).map { UInt8(truncatingIfNeeded: value >> UInt64(60 - 4 * $0)) & 0xF }
     }
 }
