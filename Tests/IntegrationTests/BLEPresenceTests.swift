@@ -18,11 +18,21 @@ struct BLEPresenceTests {
             extra: "ble:\n  enabled: true\n  rssi_interval: 0s\n  away_after: 2s\n  connect:\n    - match: {class: nova}\n      policy: never\n")
         let bridge = try BridgeProcess.start(config: config, environment: standIn.environment)
         try await bridge.waitUntilReady(on: broker)
-        try await broker.waitForRetained("t2m/ble_aabbccddee01/availability", equals: ["state": "online"])
-        try await broker.waitForRetained("t2m/ble_aabbccddee01/availability", equals: ["state": "offline"])
+        do {
+            try await broker.waitForRetained("t2m/ble_aabbccddee01/availability", equals: ["state": "online"])
+            try await broker.waitForRetained("t2m/ble_aabbccddee01/availability", equals: ["state": "offline"])
+        } catch {
+            Issue.record("first: \(error)\n\(bridge.stderr.suffix(20000))")
+            throw error
+        }
         #expect(try await broker.retainedJSON("t2m/ble_aabbccddee01")?["status"] == "unavailable")
         try await standIn.advertise(Self.nova, rssi: -55)
-        try await broker.waitForRetained("t2m/ble_aabbccddee01/availability", equals: ["state": "online"])
+        do {
+            try await broker.waitForRetained("t2m/ble_aabbccddee01/availability", equals: ["state": "online"])
+        } catch {
+            Issue.record("\(error)\n\(bridge.stderr.suffix(20000))")
+            throw error
+        }
         #expect(try await broker.retainedJSON("t2m/ble_aabbccddee01")?["status"] == "available")
 
         let client = try await TestClient.connect(to: broker)

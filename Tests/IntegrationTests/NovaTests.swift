@@ -83,7 +83,13 @@ struct NovaTests {
         let mark = try await client.watchEvents()
         client.publish("t2m/flash/set", "OFF")
         // An ack for another request id while the OFF waits is logged and ignored: it confirms nothing.
-        let off = try await waitForValue("the off frame") { try await writes(standIn).last { $0.contains(":O)") } }
+        let off: String
+        do {
+            off = try await waitForValue("the off frame") { try await writes(standIn).last { $0.contains(":O)") } }
+        } catch {
+            Issue.record("\(error)\n\(bridge.stderr.suffix(20000))\n\(try await writes(standIn))")
+            throw error
+        }
         let pending = try #require(UInt8(off.dropFirst().prefix(2), radix: 16))
         let stray = Array(String(format: "(%02X:A)", pending &+ 7).utf8)
         try await standIn.mock("Notify", [.string(Self.response), .bytes(stray)])
