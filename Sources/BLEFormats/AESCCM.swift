@@ -1,7 +1,8 @@
 import COpenSSL
 
 /// AES-128 in CCM mode (RFC 3610) through OpenSSL's libcrypto, the cipher of encrypted MiBeacon and BTHome
-/// adverts. Pure functions of their inputs: every call sets up its own cipher context.
+/// adverts. Pure functions of their inputs: every call sets up its own cipher context (`CCMOpener` keeps one
+/// per key, for the decoders).
 public enum AESCCM {
     /// The ciphers, fetched from libcrypto's provider once: `EVP_aes_128_ccm()` would look them up again at every
     /// call, which costs more than the decryption of an advert. A fetched cipher is immutable and may be shared
@@ -14,18 +15,44 @@ public enum AESCCM {
     public static func open(
         _ ciphertext: [UInt8], tag: [UInt8], key: [UInt8], nonce: [UInt8], associatedData: [UInt8] = []
     ) -> [UInt8]? {
-        guard key.count == 16, (7...13).contains(nonce.count), tag.count >= 4, tag.count <= 16, tag.count % 2 == 0
+        guard fits(key: key, nonce: nonce, tagLength: tag.count),
+            let context = keyedContext(key: key, nonceLength: nonce.count, tagLength: tag.count)
         else { return nil }
-        guard let context = EVP_CIPHER_CTX_new() else { return nil }
         defer { EVP_CIPHER_CTX_free(context) }
+        return decrypt(ciphertext, tag: tag, nonce: nonce, associatedData: associatedData, in: context)
+    }
+
+    /// Whether CCM allows these sizes: a 16-byte key, a 7- to 13-byte nonce, an even tag of 4 to 16 bytes.
+    static func fits(key: [UInt8], nonce: [UInt8], tagLength: Int) -> Bool {
+        key.count == 16 && (7...13).contains(nonce.count) && (4...16).contains(tagLength) && tagLength % 2 == 0
+    }
+
+    /// A decryption context keyed with `key` for nonces and tags of these lengths (libcrypto fixes both when the
+    /// key is set); the caller frees it.
+    static func keyedContext(key: [UInt8], nonceLength: Int, tagLength: Int) -> OpaquePointer? {
+        guard let context = EVP_CIPHER_CTX_new() else { return nil }
+        guard EVP_DecryptInit_ex(context, ccm, nil, nil, nil) == 1,
+            EVP_CIPHER_CTX_ctrl(context, EVP_CTRL_AEAD_SET_IVLEN, Int32(nonceLength), nil) == 1,
+            EVP_CIPHER_CTX_ctrl(context, EVP_CTRL_AEAD_SET_TAG, Int32(tagLength), nil) == 1,
+            EVP_DecryptInit_ex(context, nil, nil, key, nil) == 1
+        else {
+            EVP_CIPHER_CTX_free(context)
+            return nil
+        }
+        return context
+    }
+
+    /// Decrypts one message in a context from `keyedContext` whose lengths fit `nonce` and `tag`. A context may
+    /// be used again after it: each message sets its own tag, nonce and length, also after a failed tag.
+    static func decrypt(
+        _ ciphertext: [UInt8], tag: [UInt8], nonce: [UInt8], associatedData: [UInt8], in context: OpaquePointer
+    ) -> [UInt8]? {
         var tag = tag
         var length: Int32 = 0
         // A buffer of at least one byte, so no pointer passed to libcrypto is null.
         var plaintext = [UInt8](repeating: 0, count: max(ciphertext.count, 1))
-        guard EVP_DecryptInit_ex(context, ccm, nil, nil, nil) == 1,
-            EVP_CIPHER_CTX_ctrl(context, EVP_CTRL_AEAD_SET_IVLEN, Int32(nonce.count), nil) == 1,
-            EVP_CIPHER_CTX_ctrl(context, EVP_CTRL_AEAD_SET_TAG, Int32(tag.count), &tag) == 1,
-            EVP_DecryptInit_ex(context, nil, nil, key, nonce) == 1,
+        guard EVP_CIPHER_CTX_ctrl(context, EVP_CTRL_AEAD_SET_TAG, Int32(tag.count), &tag) == 1,
+            EVP_DecryptInit_ex(context, nil, nil, nil, nonce) == 1,
             // CCM needs the total length before any data.
             EVP_DecryptUpdate(context, nil, &length, nil, Int32(ciphertext.count)) == 1
         else { return nil }
@@ -37,7 +64,8 @@ public enum AESCCM {
         let input = ciphertext.isEmpty ? [0] : ciphertext
         // The tag is checked here: libcrypto returns 0 (and no plaintext) when it does not match.
         guard EVP_DecryptUpdate(context, &plaintext, &length, input, Int32(ciphertext.count)) == 1 else { return nil }
-        return Array(plaintext.prefix(ciphertext.count))
+        plaintext.removeLast(plaintext.count - ciphertext.count)
+        return plaintext
     }
 
     /// Encrypts `plaintext` and computes its tag of `tagLength` bytes; nil for sizes CCM does not allow. The

@@ -21,9 +21,8 @@ extension BTHome {
         let counter = counterBytes.reversed().reduce(UInt32(0)) { $0 << 8 | UInt32($1) }
         let nonce = mac + [0xD2, 0xFC, info.raw] + counterBytes
         guard
-            let objects = AESCCM.open(
-                Array(payload[start..<(payload.count - 8)]), tag: Array(payload[(payload.count - 4)...]), key: key.bytes,
-                nonce: nonce)
+            let objects = key.opener.open(
+                Array(payload[start..<(payload.count - 8)]), tag: Array(payload[(payload.count - 4)...]), nonce: nonce)
         else { return nil }
         return (objects, counter)
     }

@@ -5,6 +5,8 @@ import Support
 public struct BindKey: Sendable, Hashable, CustomStringConvertible, CustomDebugStringConvertible {
     /// The key's bytes, for the decoders only.
     let bytes: [UInt8]
+    /// Decrypts with the key, keeping libcrypto's context between adverts (16-byte keys).
+    let opener: CCMOpener
 
     /// A key from 24 or 32 hex digits (spaces, colons and dashes between them are allowed).
     public init(hex text: String) throws(BindKeyError) {
@@ -19,7 +21,14 @@ public struct BindKey: Sendable, Hashable, CustomStringConvertible, CustomDebugS
     public init(bytes: [UInt8]) throws(BindKeyError) {
         guard bytes.count == 16 || bytes.count == 12 else { throw .wrongLength(bytes.count * 2) }
         self.bytes = bytes
+        opener = CCMOpener(key: bytes)
     }
+
+    /// Equal when the bytes are.
+    public static func == (lhs: BindKey, rhs: BindKey) -> Bool { lhs.bytes == rhs.bytes }
+
+    /// Hashes the bytes.
+    public func hash(into hasher: inout Hasher) { hasher.combine(bytes) }
 
     /// The 16-byte AES key: a 12-byte MiBeacon v2/v3 key is widened with the fixed bytes `8D 3D 3C 97` after its
     /// sixth byte.

@@ -91,9 +91,8 @@ public enum MiBeacon {
         guard key.bytes.count == 16 else { return nil }
         let extended = Array(body[(body.count - 7)..<(body.count - 4)])
         let nonce = mac + Array(header[2..<5]) + extended
-        return AESCCM.open(
-            Array(body[..<(body.count - 7)]), tag: Array(body[(body.count - 4)...]), key: key.bytes, nonce: nonce,
-            associatedData: [0x11])
+        return key.opener.open(
+            Array(body[..<(body.count - 7)]), tag: Array(body[(body.count - 4)...]), nonce: nonce, associatedData: [0x11])
     }
 
     /// v2/v3: ciphertext, then 4 bytes of which the first 3 go into the nonce (the header, those 3 bytes and the

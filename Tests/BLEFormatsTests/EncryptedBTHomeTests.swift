@@ -34,6 +34,22 @@ struct EncryptedBTHomeTests {
         #expect(BTHome.decode(hex("41a47266c95f730111223378237214"), sender: Self.sender, key: Self.key) == .wrongKey)
     }
 
+    @Test("one key decrypts BTHome and MiBeacon v5 adverts in turn, also right after one whose tag failed")
+    func keyReusedAcrossFormats() throws {
+        let product: UInt16 = 0x055B
+        for round in 0..<3 {
+            let bthome = try #require(BTHome.seal([0x01, UInt8(50 + round)], sender: Self.sender, key: Self.key, counter: 7))
+            var tampered = bthome
+            tampered[1] ^= 0x01
+            #expect(BTHome.decode(tampered, sender: Self.sender, key: Self.key) == .wrongKey, "round \(round)")
+            #expect(BTHome.decode(bthome, sender: Self.sender, key: Self.key).reading?.number("battery") == Double(50 + round))
+            let object: [UInt8] = [0x0A, 0x10, 0x01, UInt8(60 + round)]
+            let mi = try #require(
+                MiBeacon.seal(object, sender: Self.sender, product: product, counter: UInt8(round), extended: 1, key: Self.key))
+            #expect(MiBeacon.decode(mi, sender: Self.sender, key: Self.key).reading?.number("battery") == Double(60 + round))
+        }
+    }
+
     @Test("a plain advert from a device with a key is a downgrade, not values (test_encryption_downgrade_fails)")
     func downgrade() {
         #expect(BTHome.decode(hex("4004138a01"), sender: Self.sender, key: Self.key) == .undecodable(.downgrade))
