@@ -35,6 +35,9 @@ struct AdvertIngest {
         /// Signals the daemon's mailbox dropped, as far as its log says (the total is logged at most every 10 s,
         /// so more may have gone since); 0 if it logged none.
         var dropped = 0
+
+        /// The daemon's rate as a percentage of the bare receiver's.
+        var ratio: Double { daemon / bare * 100 }
     }
 
     /// Both runs of a burst of `count` signals.

@@ -26,6 +26,12 @@ struct Bench: AsyncParsableCommand {
     @Flag(help: "Only the BLE advert ingest figures (C sender, bare C receiver, daemon).")
     var ingestOnly = false
 
+    @Option(help: "Times each ingest burst is taken by the bare receiver and by the daemon; the median is shown.")
+    var ingestTrials = 3
+
+    @Option(help: "Which ingest bursts to run, comma-separated: rssi, pvvx, mibeacon.")
+    var ingestKinds = "rssi,pvvx,mibeacon"
+
     @Flag(help: "Only the cluster figures (three bridges, each with its own BlueZ stand-in).")
     var clusterOnly = false
 
