@@ -42,7 +42,7 @@ extension BLEDriver {
                 case .gattRemoved: break
                 }
             }
-            flushOutbox()
+            flushOutbox(settle: cadence.settles(burstGoesOn: client.burstGoesOn, at: now))
         }
     }
 
@@ -51,9 +51,10 @@ extension BLEDriver {
         if outbox != nil { outbox?.append(event) } else { sink.send(event) }
     }
 
-    /// Weighs the readings the batch left waiting, then sends its events, in order.
-    private func flushOutbox() {
-        settleReadings()
+    /// Weighs the readings the batch left waiting (or, without `settle`, lets them wait on), then sends its
+    /// events, in order.
+    private func flushOutbox(settle: Bool = true) {
+        if settle { settleReadings() } else { holdReadings() }
         guard let events = outbox?.sealed else { return }
         outbox = nil
         sink.send(contentsOf: events)

@@ -60,13 +60,16 @@ extension BLEDriver {
                 entry.signal = signal
             }
         }
-        // The policies see every reading. The values and the signal wait for the batch's end (`settleReadings`),
-        // where the throttle weighs the newest of them once.
+        // The policies see every reading. The values and the signal wait for the batch's end, or in a burst for
+        // the cadence (`settleReadings`), where the throttle weighs the newest of them once.
         if describeAgain { describe(&entry) }
         if rssi != nil || !split.values.isEmpty {
-            if entry.pending == nil, let place = outbox?.reserve() {
-                entry.pending = PendingReadings(place: place)
+            if entry.pending == nil {
+                entry.pending = PendingReadings(place: outbox?.reserve())
                 unsettled.append(path)
+            } else if entry.pending?.place == nil {
+                // Readings held from an earlier batch of the burst: the state goes where this one's would.
+                entry.pending?.place = outbox?.reserve()
             }
             entry.pending?.add(split.values, rssi: rssi)
         }
@@ -81,21 +84,30 @@ extension BLEDriver {
         if status != nil || (signalMoved && now - policiesRun >= Self.policyPause) { applyPolicies() }
     }
 
-    /// Offers each device's readings of the batch to its throttle, and puts the state where it is due in the
-    /// place its first reading kept.
+    /// Offers each device's readings to its throttle, and puts the state where it is due in the place its
+    /// first reading of the batch kept (readings held from an earlier batch without a new one: at the end).
     func settleReadings() {
         guard !unsettled.isEmpty else { return }
         let now = self.now
+        if outbox == nil { outbox = DeviceEventBatch() }
         for path in unsettled {
             guard var entry = tracked.removeValue(forKey: path) else { continue }
             if let pending = entry.pending {
                 entry.pending = nil
                 let state = publishable(pending, &entry, path: path, at: now)
-                if !state.isEmpty { outbox?.fill(pending.place, with: .state(entry.id, state)) }
+                if !state.isEmpty, let place = pending.place ?? outbox?.reserve() {
+                    outbox?.fill(place, with: .state(entry.id, state))
+                }
             }
             tracked[path] = entry
         }
         unsettled.removeAll(keepingCapacity: true)
+    }
+
+    /// Lets the readings wait past this batch (a burst goes on, and `cadence` holds them): their places in it
+    /// are given up, and the batch that settles them keeps new ones.
+    func holdReadings() {
+        for path in unsettled { tracked[path]?.pending?.place = nil }
     }
 
     /// The state to publish for a device's readings, or none when the throttle says they are not worth it.

@@ -24,8 +24,11 @@ public actor BLEDriver: DeviceDriver, ConnectionControl, ReloadableDriver {
     let sink: DeviceEventSink
     /// Events held while one batch of BlueZ changes is handled, sent together at its end (nil: none held).
     var outbox: DeviceEventBatch?
-    /// The devices whose readings wait in `TrackedDevice.pending` for the batch's end, by object path.
+    /// The devices whose readings wait in `TrackedDevice.pending` to be weighed, by object path.
     var unsettled: [String] = []
+    /// When a batch's readings are weighed: in an advert burst at most every 50 ms, which keeps a device to 20
+    /// states a second, each with its newest values.
+    var cadence = BurstCadence(interval: 0.05)
     let logger: Logger
     let started = ContinuousClock.now
     var client: BlueZClient?

@@ -40,19 +40,22 @@ public final class BlueZClient {
     private let quietSpell: Duration
     /// When the last batch that carried a burst was taken; nil when the last one was small.
     private var burstBatch: ContinuousClock.Instant?
+    /// Whether the batch last handed over belongs to a burst that is still coming in, with nothing in it but
+    /// adverts: a driver may let its states wait for a later batch. Once the burst ends (a quiet spell, or
+    /// something more than an advert), a batch says so, with no change in it if need be.
+    public private(set) var burstGoesOn = false
 
     /// Creates a client on an open connection; nothing arrives until `bus.follow()` runs. In a burst (a batch
     /// of at least `burstSignals` signals), the next batch is taken `batchInterval` after it: what comes in
-    /// between waits in the mailbox, where each device's RSSI merges, so the driver and the broker see one
-    /// change per device per batch instead of one per signal, and the driver wakes once per batch. 50 ms keeps
-    /// a device to 20 states a second in a burst, each with its newest values: a state costs the broker and
-    /// every subscriber far more than a signal costs the driver. Otherwise (a lone advert, a GATT
-    /// notification, a usual home's few hundred adverts a second) nothing waits. Nor does the end of a burst:
-    /// once `quietSpell` passes without a signal, the batch is taken at once, so a burst's last values are not
-    /// held for the rest of the interval; nor anything but adverts: a GATT notification or a connection
+    /// between waits in the mailbox, where each device's RSSI merges, so the driver sees one change per device
+    /// per batch instead of one per signal, and wakes once per batch. 10 ms keeps the driver decoding while
+    /// the burst comes in, so little is left for it when the burst ends; how often states are published is
+    /// the driver's choice (`burstGoesOn`). Otherwise (a lone advert, a GATT notification, a usual home's few
+    /// hundred adverts a second) nothing waits. Nor does the end of a burst: once `quietSpell` passes without
+    /// a signal, the batch is taken at once; nor anything but adverts: a GATT notification or a connection
     /// change that comes in a burst is taken within `quietSpell`.
     public init(
-        connection: DBusConnection, logger: Logger, batchInterval: Duration = .milliseconds(50), burstSignals: Int = 16,
+        connection: DBusConnection, logger: Logger, batchInterval: Duration = .milliseconds(10), burstSignals: Int = 16,
         quietSpell: Duration = .milliseconds(3)
     ) {
         let mailbox = SignalMailbox()
@@ -70,13 +73,16 @@ public final class BlueZClient {
             if !ready.isEmpty { return ready.removeFirst() }
             for note in bus.mailbox.takeNotes() { await take(note) }
             if !ready.isEmpty { continue }
-            if let last = burstBatch { await gather(until: last + batchInterval) }
-            let (batch, droppedNow, received) = bus.mailbox.drain()
+            var flowing = true
+            if let last = burstBatch { flowing = await gather(until: last + batchInterval) }
+            let (batch, droppedNow, received, urgent) = bus.mailbox.drain()
             if droppedNow > 0 { noteDropped(droppedNow) }
             var changes: [BlueZChange] = []
             for entry in batch { apply(entry.path, entry.items, into: &changes) }
-            if !changes.isEmpty {
+            // The end of a burst is handed over even without a change, so what the driver held is let go.
+            if !changes.isEmpty || burstGoesOn {
                 burstBatch = received >= burstSignals ? .now : nil
+                burstGoesOn = received >= burstSignals && flowing && !urgent
                 return .changed(changes)
             }
             guard await rings.next(isolation: #isolation) != nil else {
@@ -89,15 +95,23 @@ public final class BlueZClient {
     }
 
     /// In a burst, lets adverts merge in the mailbox until `deadline`, or until a quiet spell shows the burst
-    /// has ended, or something other than an advert (a GATT notification, a connection) comes.
-    nonisolated(nonsending) private func gather(until deadline: ContinuousClock.Instant) async {
+    /// has ended, or something other than an advert (a GATT notification, a connection) comes; true if the
+    /// deadline came with signals still flowing.
+    nonisolated(nonsending) private func gather(until deadline: ContinuousClock.Instant) async -> Bool {
+        // A burst whose batches take the caller longer than the interval never waits here; without a yield the
+        // caller's other work (a command, a timer) would not run until the burst ends.
+        guard ContinuousClock.now < deadline else {
+            await Task.yield()
+            return true
+        }
         var seen = -1
         while !Task.isCancelled, ContinuousClock.now < deadline {
             let (received, urgent) = bus.mailbox.progress
-            if urgent || received == seen { return }
+            if urgent || received == seen { return false }
             seen = received
             try? await Task.sleep(until: min(deadline, .now + quietSpell), clock: .continuous)
         }
+        return true
     }
 
     /// Calls a BlueZ method (see `BlueZBus.call`).

@@ -20,8 +20,8 @@ final class SignalMailbox: DBusSignalSink {
     }
 
     static let maxPaths = 4096
-    /// Room for the adverts of one device that come between two batches of a burst (`BlueZClient`'s
-    /// `batchInterval`) at 1,000 a second, twice over.
+    /// Room for the adverts of one device that come while the driver is busy with a burst's last batch: at
+    /// 1,000 a second, over 100 ms (ten of `BlueZClient`'s batch intervals).
     static let maxPerPath = 128
     /// All entries together, so many busy devices cannot hold `maxPaths` × `maxPerPath` of them.
     static let maxEntries = 16_384
@@ -79,11 +79,12 @@ final class SignalMailbox: DBusSignalSink {
     }
 
     private static let properties = "org.freedesktop.DBus.Properties"
+    private static let objectManager = "org.freedesktop.DBus.ObjectManager"
 
     private func put(_ item: Item, at path: String) {
         let ring = state.withLock { state -> Bool in
             state.received += 1
-            if !Self.isAdvertOnly(item) { state.urgent = true }
+            if !Self.mayWait(item) { state.urgent = true }
             guard Self.put(item, at: path, into: &state), !state.rung else { return false }
             state.rung = true
             return true
@@ -163,8 +164,9 @@ final class SignalMailbox: DBusSignalSink {
     var progress: (received: Int, urgent: Bool) { state.withLock { ($0.received, $0.urgent) } }
 
     /// Every signal waiting, object by object in the order each one's first entry came, the drops counted so
-    /// far, and how many signals came in since the last drain; no signal waits after (news stays).
-    func drain() -> (items: [(path: String, items: [Item])], dropped: Int, received: Int) {
+    /// far, how many signals came in since the last drain, and whether one of them was more than an advert;
+    /// no signal waits after (news stays).
+    func drain() -> (items: [(path: String, items: [Item])], dropped: Int, received: Int, urgent: Bool) {
         state.withLock { state in
             let items = state.order.compactMap { path in state.waiting[path].map { (path, $0) } }
             defer {
@@ -176,7 +178,7 @@ final class SignalMailbox: DBusSignalSink {
                 state.dropped = 0
                 state.received = 0
             }
-            return (items, state.dropped, state.received)
+            return (items, state.dropped, state.received, state.urgent)
         }
     }
 
@@ -186,8 +188,15 @@ final class SignalMailbox: DBusSignalSink {
         properties.keys.contains { $0 == "ServiceData" || $0 == "ManufacturerData" || $0 == "AdvertisingData" }
     }
 
-    private static func isAdvertOnly(_ item: Item) -> Bool {
-        if case .device(let change) = item { change.isAdvertOnly } else { false }
+    /// Whether the item may wait for a burst's next batch: nothing but an advert, or a signal the client does
+    /// not act on (only the object manager's are: another, such as a test stand-in's own, must not cut the
+    /// wait short).
+    private static func mayWait(_ item: Item) -> Bool {
+        switch item {
+        case .device(let change): change.isAdvertOnly
+        case .properties: false
+        case .signal(let signal): signal.interface != Self.objectManager
+        }
     }
 
     private static func carriesAdvert(_ item: Item) -> Bool {

@@ -17,6 +17,8 @@ struct BlueZClientTests {
         let client: BlueZClient
         let connection: DBusConnection
         let events = Mutex<[BlueZClient.Event]>([])
+        /// `burstGoesOn` as each event left it.
+        let burstFlags = Mutex<[Bool]>([])
         private var tasks: [Task<Void, Never>] = []
 
         init(
@@ -37,7 +39,10 @@ struct BlueZClientTests {
         }
 
         private func record() async {
-            while let event = await client.next() { events.withLock { $0.append(event) } }
+            while let event = await client.next() {
+                events.withLock { $0.append(event) }
+                burstFlags.withLock { $0.append(client.burstGoesOn) }
+            }
         }
 
         /// The cache as it is now.
@@ -149,14 +154,60 @@ struct BlueZClientTests {
 
     /// A client with a long batch interval (and by default as long a quiet spell), a Nova in its cache, and a
     /// quiet interval since.
-    private func quietNova(burstSignals: Int, quietSpell: Duration = interval) async throws -> (BlueZStandIn, Harness) {
+    private func quietNova(
+        burstSignals: Int, quietSpell: Duration = interval, batchInterval: Duration = interval
+    ) async throws -> (BlueZStandIn, Harness) {
         let standIn = try await BlueZStandIn.start()
         let harness = try await Harness(
-            standIn: standIn, batchInterval: Self.interval, burstSignals: burstSignals, quietSpell: quietSpell)
+            standIn: standIn, batchInterval: batchInterval, burstSignals: burstSignals, quietSpell: quietSpell)
         try await standIn.mock("AddNova", [.string("hci0"), .string("AA:BB:CC:DD:EE:01")])
         try await waitUntil("the Nova in the cache") { await harness.objects.devices[Self.novaPath] != nil }
-        try await Task.sleep(for: Self.interval + .milliseconds(200))
+        try await Task.sleep(for: batchInterval + .milliseconds(200))
         return (standIn, harness)
+    }
+
+    @Test("a burst's batches say the burst goes on; once it stops, a batch says so, with no change if need be")
+    func burstEndIsHandedOver() async throws {
+        let (standIn, harness) = try await quietNova(
+            burstSignals: 1, quietSpell: .milliseconds(400), batchInterval: .milliseconds(600))
+        // Adverts every 20 ms (slower on a busy machine, but far from the quiet spell): only the batch interval
+        // ends each wait while they come.
+        let adverts = Task {
+            var rssi: Int16 = -60
+            while !Task.isCancelled {
+                try? await standIn.advertise(Self.novaPath, rssi: rssi)
+                rssi = rssi == -60 ? -61 : -60
+                try? await Task.sleep(for: .milliseconds(20))
+            }
+        }
+        try await waitUntil("a batch of a burst that goes on", timeout: .seconds(10)) {
+            harness.burstFlags.withLock { $0.contains(true) }
+        }
+        adverts.cancel()
+        _ = await adverts.value
+        let stopped = harness.events.withLock(\.count)
+        try await waitUntil("the burst's end handed over") {
+            harness.burstFlags.withLock { $0.dropFirst(stopped).contains(false) }
+        }
+        let ended = harness.events.withLock(\.count)
+        try await Task.sleep(for: .milliseconds(500))
+        #expect(harness.events.withLock(\.count) == ended, "nothing more once the end was handed over")
+        await harness.stop()
+    }
+
+    @Test("when a burst stops with nothing after its last batch, an empty batch says it ended")
+    func emptyEndOfBurst() async throws {
+        let (standIn, harness) = try await quietNova(
+            burstSignals: 1, quietSpell: .milliseconds(100), batchInterval: .milliseconds(400))
+        let before = harness.events.withLock(\.count)
+        try await standIn.advertise(Self.novaPath, rssi: -50)
+        try await waitUntil("the burst's end") { harness.events.withLock(\.count) >= before + 2 }
+        try await Task.sleep(for: .milliseconds(500))
+        let events = harness.events.withLock { Array($0.dropFirst(before)) }
+        let flags = harness.burstFlags.withLock { Array($0.dropFirst(before)) }
+        #expect(events.count == 2 && events.last == .changed([]), "\(events)")
+        #expect(flags == [true, false], "a batch of one signal is a burst here; the empty one ends it")
+        await harness.stop()
     }
 
     @Test("after a burst (here: one signal is one) the next signals wait for the batch interval and arrive merged")

@@ -33,7 +33,7 @@ struct SignalMailboxTests {
         for rssi in -80 ... -40 { mailbox.receive(Self.changed("/dev_a", ["RSSI": .int16(Int16(rssi))])) }
         mailbox.receive(Self.changed("/dev_b", ["RSSI": .int16(-70)]))
         mailbox.receive(Self.changed("/dev_a", ["ServiceData": Self.serviceData([1])], invalidated: ["RSSI"]))
-        let (batch, dropped, received) = mailbox.drain()
+        let (batch, dropped, received, _) = mailbox.drain()
         #expect(dropped == 0 && received == 43, "every signal counted, merged or not")
         #expect(batch.map(\.path) == ["/dev_a", "/dev_b"], "in the order each path first came")
         guard case .device(let change)? = batch.first?.items.first, batch.first?.items.count == 1 else {
@@ -42,7 +42,10 @@ struct SignalMailboxTests {
         }
         #expect(change.named == [.serviceData] && change.serviceData == [Self.key: [1]])
         #expect(change.rssi == nil && change.invalidated == ["RSSI"], "the invalidation wins over the values before it")
-        #expect(mailbox.drain().items.isEmpty, "empty once drained")
+        let again = mailbox.drain()
+        #expect(again.items.isEmpty, "empty once drained")
+        mailbox.receive(Self.changed("/dev_b", ["RSSI": .int16(-71)]))
+        #expect(!mailbox.drain().urgent, "adverts alone are not urgent")
     }
 
     @Test("advert payloads are kept one by one, and when a device's entries are full the oldest payload gives way")
@@ -52,7 +55,7 @@ struct SignalMailboxTests {
             mailbox.receive(Self.changed("/dev_s", ["ServiceData": Self.serviceData([UInt8(packet)]), "RSSI": .int16(-60)]))
             mailbox.receive(Self.changed("/dev_s", ["RSSI": .int16(-61)]))
         }
-        let (batch, dropped, _) = mailbox.drain()
+        let (batch, dropped, _, _) = mailbox.drain()
         let payloads = batch.first?.items.compactMap { item -> UInt8? in
             guard case .device(let change) = item else { return nil }
             return change.serviceData?[Self.key]?.first
@@ -67,11 +70,13 @@ struct SignalMailboxTests {
         mailbox.receive(Self.changed("/dev_c", ["RSSI": .int16(-50)]))
         mailbox.receive(Self.added("/dev_c"))
         mailbox.receive(Self.changed("/dev_c", ["RSSI": .int16(-40)]))
-        let items = mailbox.drain().items.first?.items ?? []
+        let first = mailbox.drain()
+        #expect(first.urgent, "an interface added is more than an advert")
+        let items = first.items.first?.items ?? []
         #expect(items.count == 3)
         for index in 0..<(SignalMailbox.maxPaths + 10) { mailbox.receive(Self.changed("/dev_\(index)", ["RSSI": .int16(-60)])) }
         for _ in 0..<(SignalMailbox.maxPerPath + 5) { mailbox.receive(Self.added("/dev_0")) }
-        let (batch, dropped, _) = mailbox.drain()
+        let (batch, dropped, _, _) = mailbox.drain()
         #expect(batch.count == SignalMailbox.maxPaths)
         #expect(dropped == 10 + SignalMailbox.maxPerPath + 5 - (SignalMailbox.maxPerPath - 1))
     }
@@ -85,7 +90,7 @@ struct SignalMailboxTests {
         }
         mailbox.receive(Self.changed("/dev_0", ["ServiceData": Self.serviceData([0xEE])]))
         mailbox.receive(Self.changed("/dev_new", ["RSSI": .int16(-60)]))
-        let (batch, dropped, received) = mailbox.drain()
+        let (batch, dropped, received, _) = mailbox.drain()
         #expect(received == SignalMailbox.maxEntries + 2)
         #expect(dropped == 2, "one payload gave way, one new device was dropped")
         #expect(batch.count == paths && batch.allSatisfy { $0.items.count == SignalMailbox.maxPerPath })
