@@ -19,7 +19,7 @@ public enum AESCCM {
             let context = keyedContext(key: key, nonceLength: nonce.count, tagLength: tag.count)
         else { return nil }
         defer { EVP_CIPHER_CTX_free(context) }
-        return decrypt(ciphertext, tag: tag, nonce: nonce, associatedData: associatedData, in: context)
+        return decrypt(ciphertext[...], tag: tag[...], nonce: nonce, associatedData: associatedData, in: context)
     }
 
     /// Whether CCM allows these sizes: a 16-byte key, a 7- to 13-byte nonce, an even tag of 4 to 16 bytes.
@@ -43,16 +43,20 @@ public enum AESCCM {
     }
 
     /// Decrypts one message in a context from `keyedContext` whose lengths fit `nonce` and `tag`. A context may
-    /// be used again after it: each message sets its own tag, nonce and length, also after a failed tag.
+    /// be used again after it: each message sets its own tag, nonce and length, also after a failed tag. Slices
+    /// of the advert go in as they are, uncopied.
     static func decrypt(
-        _ ciphertext: [UInt8], tag: [UInt8], nonce: [UInt8], associatedData: [UInt8], in context: OpaquePointer
+        _ ciphertext: ArraySlice<UInt8>, tag: ArraySlice<UInt8>, nonce: [UInt8], associatedData: [UInt8],
+        in context: OpaquePointer
     ) -> [UInt8]? {
-        var tag = tag
         var length: Int32 = 0
         // A buffer of at least one byte, so no pointer passed to libcrypto is null.
         var plaintext = [UInt8](repeating: 0, count: max(ciphertext.count, 1))
-        guard EVP_CIPHER_CTX_ctrl(context, EVP_CTRL_AEAD_SET_TAG, Int32(tag.count), &tag) == 1,
-            EVP_DecryptInit_ex(context, nil, nil, nil, nonce) == 1,
+        // libcrypto only reads the tag when decrypting, though its parameter is not const.
+        let tagSet = tag.withUnsafeBufferPointer {
+            EVP_CIPHER_CTX_ctrl(context, EVP_CTRL_AEAD_SET_TAG, Int32($0.count), UnsafeMutableRawPointer(mutating: $0.baseAddress))
+        }
+        guard tagSet == 1, EVP_DecryptInit_ex(context, nil, nil, nil, nonce) == 1,
             // CCM needs the total length before any data.
             EVP_DecryptUpdate(context, nil, &length, nil, Int32(ciphertext.count)) == 1
         else { return nil }
@@ -61,9 +65,12 @@ public enum AESCCM {
                 return nil
             }
         }
-        let input = ciphertext.isEmpty ? [0] : ciphertext
+        let input: ArraySlice<UInt8> = ciphertext.isEmpty ? [0] : ciphertext
         // The tag is checked here: libcrypto returns 0 (and no plaintext) when it does not match.
-        guard EVP_DecryptUpdate(context, &plaintext, &length, input, Int32(ciphertext.count)) == 1 else { return nil }
+        let opened = input.withUnsafeBufferPointer {
+            EVP_DecryptUpdate(context, &plaintext, &length, $0.baseAddress, Int32(ciphertext.count))
+        }
+        guard opened == 1 else { return nil }
         plaintext.removeLast(plaintext.count - ciphertext.count)
         return plaintext
     }

@@ -13,17 +13,24 @@ extension BTHome {
         -> (objects: [UInt8], counter: UInt32)?
     {
         let start = info.hasMAC ? 7 : 1
-        guard payload.count >= start + 8 else { throw .truncated(at: min(start, payload.count)) }
-        var mac = sender?.octets
-        if info.hasMAC { mac = Array(payload[1..<7].reversed()) }
+        let end = payload.count
+        guard end >= start + 8 else { throw .truncated(at: min(start, end)) }
+        var mac = sender
+        if info.hasMAC { mac = BluetoothAddress(value: payload[1..<7].reversed().reduce(0) { $0 << 8 | UInt64($1) }) }
         guard let mac, key.bytes.count == 16 else { return nil }
-        let counterBytes = Array(payload[(payload.count - 8)..<(payload.count - 4)])
+        let counterBytes = payload[(end - 8)..<(end - 4)]
         let counter = counterBytes.reversed().reduce(UInt32(0)) { $0 << 8 | UInt32($1) }
-        let nonce = mac + [0xD2, 0xFC, info.raw] + counterBytes
-        guard
-            let objects = key.opener.open(
-                Array(payload[start..<(payload.count - 8)]), tag: Array(payload[(payload.count - 4)...]), nonce: nonce)
-        else { return nil }
+        // The MAC in display order, the UUID, the info byte and the counter as it came.
+        var nonce: [UInt8] = []
+        nonce.reserveCapacity(13)
+        for octet in (0..<6).reversed() { nonce.append(UInt8(truncatingIfNeeded: mac.value >> (8 * UInt64(octet)))) }
+        nonce.append(0xD2)
+        nonce.append(0xFC)
+        nonce.append(info.raw)
+        nonce += counterBytes
+        guard let objects = key.opener.open(payload[start..<(end - 8)], tag: payload[(end - 4)...], nonce: nonce) else {
+            return nil
+        }
         return (objects, counter)
     }
 

@@ -23,8 +23,10 @@ final class CCMOpener: Sendable {
         contexts.withLock { $0.forEach { EVP_CIPHER_CTX_free($0.context) } }
     }
 
-    /// `AESCCM.open` with this opener's key.
-    func open(_ ciphertext: [UInt8], tag: [UInt8], nonce: [UInt8], associatedData: [UInt8] = []) -> [UInt8]? {
+    /// `AESCCM.open` with this opener's key, on slices of an advert.
+    func open(
+        _ ciphertext: ArraySlice<UInt8>, tag: ArraySlice<UInt8>, nonce: [UInt8], associatedData: [UInt8] = []
+    ) -> [UInt8]? {
         guard AESCCM.fits(key: key, nonce: nonce, tagLength: tag.count) else { return nil }
         return contexts.withLock { contexts -> [UInt8]? in
             let context: OpaquePointer

@@ -43,30 +43,27 @@ public enum MiBeacon {
             guard let model = MiBeaconModels.model(product) else {
                 throw .invalidValue("MiBeacon product 0x\(String(product, radix: 16)) is no sensor this decoder knows")
             }
-            // The MAC as the frame carries it: little-endian, the order the nonces take it in.
-            var mac = sender.map(littleEndian)
+            var mac = sender
             if control.hasMAC {
-                let bytes = Array(try reader.take(6))
-                let address = BluetoothAddress(value: bytes.reversed().reduce(0) { $0 << 8 | UInt64($1) })
+                // Little-endian in the frame.
+                let address = BluetoothAddress(value: try reader.take(6).reversed().reduce(0) { $0 << 8 | UInt64($1) })
                 if let sender, sender != address { throw .addressMismatch(address) }
-                mac = bytes
+                mac = address
             }
             if control.hasCapability, try reader.uint8() & 0x20 != 0 { _ = try reader.uint8() }
             guard control.hasObjects else { return .reading(Reading([], packetID: counter, model: model)) }
-            let body = Array(payload[reader.offset...])
+            let start = reader.offset
             let objects: [UInt8]
             if control.isEncrypted {
                 guard let key, let mac else { return .encrypted }
                 if control.version >= 4 {
-                    guard let plain = try openV4(body, header: Array(payload[0..<5]), mac: mac, key: key) else {
-                        return .wrongKey
-                    }
+                    guard let plain = try openV4(payload, objectsAt: start, mac: mac, key: key) else { return .wrongKey }
                     objects = plain
                 } else {
-                    objects = try openLegacy(body, header: Array(payload[0..<5]), mac: mac, key: key)
+                    objects = try openLegacy(payload, objectsAt: start, mac: mac, key: key)
                 }
             } else {
-                objects = body
+                objects = Array(payload[start...])
             }
             let measurements: [Measurement]
             do throws(DecodeFailure) {
@@ -82,32 +79,43 @@ public enum MiBeacon {
         }
     }
 
-    /// v4/v5: ciphertext, a 3-byte extended counter, a 4-byte tag; the nonce is the MAC, product id and frame
-    /// counter (header bytes 2–4) and the extended counter.
-    private static func openV4(_ body: [UInt8], header: [UInt8], mac: [UInt8], key: BindKey) throws(DecodeFailure)
-        -> [UInt8]?
+    /// The associated data of v4/v5 frames.
+    private static let associatedData: [UInt8] = [0x11]
+
+    /// v4/v5: the objects' ciphertext, a 3-byte extended counter, a 4-byte tag; the nonce is the MAC
+    /// (little-endian), product id and frame counter (header bytes 2–4) and the extended counter.
+    private static func openV4(_ payload: [UInt8], objectsAt start: Int, mac: BluetoothAddress, key: BindKey)
+        throws(DecodeFailure) -> [UInt8]?
     {
-        guard body.count >= 3 + 7 else { throw .truncated(at: header.count) }
+        let end = payload.count
+        guard end - start >= 3 + 7 else { throw .truncated(at: 5) }
         guard key.bytes.count == 16 else { return nil }
-        let extended = Array(body[(body.count - 7)..<(body.count - 4)])
-        let nonce = mac + Array(header[2..<5]) + extended
+        var nonce = littleEndian(mac, capacity: 12)
+        nonce += payload[2..<5]
+        nonce += payload[(end - 7)..<(end - 4)]
         return key.opener.open(
-            Array(body[..<(body.count - 7)]), tag: Array(body[(body.count - 4)...]), nonce: nonce, associatedData: [0x11])
+            payload[start..<(end - 7)], tag: payload[(end - 4)...], nonce: nonce, associatedData: associatedData)
     }
 
-    /// v2/v3: ciphertext, then 4 bytes of which the first 3 go into the nonce (the header, those 3 bytes and the
-    /// first 5 bytes of the little-endian MAC). The tag cannot be checked.
-    private static func openLegacy(_ body: [UInt8], header: [UInt8], mac: [UInt8], key: BindKey) throws(DecodeFailure)
-        -> [UInt8]
+    /// v2/v3: the objects' ciphertext, then 4 bytes of which the first 3 go into the nonce (the header, those 3
+    /// bytes and the first 5 bytes of the little-endian MAC). The tag cannot be checked.
+    private static func openLegacy(_ payload: [UInt8], objectsAt start: Int, mac: BluetoothAddress, key: BindKey)
+        throws(DecodeFailure) -> [UInt8]
     {
-        guard body.count >= 3 + 4 else { throw .truncated(at: header.count) }
-        let nonce = header + Array(body[(body.count - 4)..<(body.count - 1)]) + Array(mac[0..<5])
-        guard let plain = AESCCM.keystream(Array(body[..<(body.count - 4)]), key: key.aesKey, nonce: nonce) else {
+        let end = payload.count
+        guard end - start >= 3 + 4 else { throw .truncated(at: 5) }
+        let nonce = Array(payload[0..<5]) + payload[(end - 4)..<(end - 1)] + littleEndian(mac).prefix(5)
+        guard let plain = AESCCM.keystream(Array(payload[start..<(end - 4)]), key: key.aesKey, nonce: nonce) else {
             throw .invalidValue("the key does not fit MiBeacon v2/v3")
         }
         return plain
     }
 
-    /// An address as the 6 bytes of a frame: little-endian.
-    static func littleEndian(_ address: BluetoothAddress) -> [UInt8] { address.octets.reversed() }
+    /// An address as the 6 bytes of a frame: little-endian, in an array with room for `capacity` bytes.
+    static func littleEndian(_ address: BluetoothAddress, capacity: Int = 6) -> [UInt8] {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(capacity)
+        for octet in 0..<6 { bytes.append(UInt8(truncatingIfNeeded: address.value >> (8 * UInt64(octet)))) }
+        return bytes
+    }
 }

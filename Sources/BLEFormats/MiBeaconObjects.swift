@@ -23,7 +23,9 @@ enum MiBeaconObjects {
             } catch {
                 throw .truncated(at: start)
             }
-            result += try measurements(id, value, product: product)
+            let found = try measurements(id, value, product: product)
+            // Nearly every frame carries one object: its array is the result, not copied into another.
+            if result.isEmpty { result = found } else { result += found }
         }
         return result
     }
