@@ -97,19 +97,25 @@ public struct DeviceChange: Sendable, Equatable {
     private mutating func setRSSI(_ value: Int16?) {
         named.insert(.rssi)
         rssi = value
-        invalidated.remove("RSSI")
+        forget("RSSI")
     }
 
     private mutating func setManufacturerData(_ value: [UInt16: [UInt8]]?) {
         named.insert(.manufacturerData)
         manufacturerData = value
-        invalidated.remove("ManufacturerData")
+        forget("ManufacturerData")
     }
 
     private mutating func setServiceData(_ value: [BLEUUID: [UInt8]]?) {
         named.insert(.serviceData)
         serviceData = value
-        invalidated.remove("ServiceData")
+        forget("ServiceData")
+    }
+
+    /// Takes a property out of `invalidated`. Looked at first: nearly every change invalidates nothing, and
+    /// removing from an empty set still hashes the name (for each advert property of a signal, on the D-Bus thread).
+    private mutating func forget(_ name: String) {
+        if !invalidated.isEmpty { invalidated.remove(name) }
     }
 
     private static func manufacturers(_ entries: [DBusDictEntry]) -> [UInt16: [UInt8]] {
