@@ -11,14 +11,17 @@ extension Bench {
             (.mibeacon, "RSSI and encrypted MiBeacon v5 temperatures, decrypted with each device's bindkey"),
         ]
         let chosen = Set(ingestKinds.split(separator: ",").map { String($0).filter { !$0.isWhitespace } })
+        let unknown = chosen.subtracting(kinds.map(\.0.rawValue))
+        guard unknown.isEmpty else { throw BenchError("unknown ingest kinds: \(unknown.sorted()); known: rssi, pvvx, mibeacon") }
+        let trialCount = max(1, ingestTrials)
         for (kind, what) in kinds where chosen.contains(kind.rawValue) {
             print("BLE advert ingest, 100 devices, \(what); the C sender owns org.bluez on a private bus;")
             print("  bare C libdbus receiver and daemon (until every device's final value is published) each alone on the bus;")
             print("  the sender's rate is how fast the bus takes the burst in, so the bus bounds the bare receiver too:")
-            print("  each burst size \(ingestTrials) times, bare and daemon in turn; the trial with the median ratio is shown:")
+            print("  each burst size \(trialCount) times, bare and daemon in turn; the trial with the median ratio is shown:")
             for count in [20_000, 100_000] {
                 var trials: [AdvertIngest.Figures] = []
-                for _ in 0..<ingestTrials { trials.append(try await AdvertIngest(broker: broker, tools: tools, kind: kind).run(count: count)) }
+                for _ in 0..<trialCount { trials.append(try await AdvertIngest(broker: broker, tools: tools, kind: kind).run(count: count)) }
                 // One run's ratio swings by tens of percent with what else the two cores do at that moment.
                 trials.sort { $0.ratio < $1.ratio }
                 let run = trials[trials.count / 2]

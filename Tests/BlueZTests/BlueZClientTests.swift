@@ -166,13 +166,10 @@ struct BlueZClientTests {
         return (standIn, harness)
     }
 
-    @Test("a burst's batches say the burst goes on; once it stops, a batch says so, with no change if need be")
-    func burstEndIsHandedOver() async throws {
-        let (standIn, harness) = try await quietNova(
-            burstSignals: 1, quietSpell: .milliseconds(400), batchInterval: .milliseconds(600))
-        // Adverts every 20 ms (slower on a busy machine, but far from the quiet spell): only the batch interval
-        // ends each wait while they come.
-        let adverts = Task {
+    /// The Nova's adverts every 20 ms (slower on a busy machine, but far from the quiet spells here), its RSSI
+    /// alternating between -60 and -61, until the task is cancelled.
+    private func advertising(_ standIn: BlueZStandIn) -> Task<Void, Never> {
+        Task {
             var rssi: Int16 = -60
             while !Task.isCancelled {
                 try? await standIn.advertise(Self.novaPath, rssi: rssi)
@@ -180,6 +177,14 @@ struct BlueZClientTests {
                 try? await Task.sleep(for: .milliseconds(20))
             }
         }
+    }
+
+    @Test("a burst's batches say the burst goes on; once it stops, a batch says so, with no change if need be")
+    func burstEndIsHandedOver() async throws {
+        let (standIn, harness) = try await quietNova(
+            burstSignals: 1, quietSpell: .milliseconds(400), batchInterval: .milliseconds(600))
+        // Only the batch interval ends each wait while the adverts come.
+        let adverts = advertising(standIn)
         try await waitUntil("a batch of a burst that goes on", timeout: .seconds(10)) {
             harness.burstFlags.withLock { $0.contains(true) }
         }
@@ -246,15 +251,8 @@ struct BlueZClientTests {
     @Test("in a burst, a change that is more than an advert (a connection) ends the wait for the next batch")
     func connectionDoesNotWait() async throws {
         let (standIn, harness) = try await quietNova(burstSignals: 1, quietSpell: .milliseconds(300))
-        // Adverts every 20 ms: no quiet spell ends the wait, so only the connection can.
-        let adverts = Task {
-            var rssi: Int16 = -60
-            while !Task.isCancelled {
-                try? await standIn.advertise(Self.novaPath, rssi: rssi)
-                rssi = rssi == -60 ? -61 : -60
-                try? await Task.sleep(for: .milliseconds(20))
-            }
-        }
+        // No quiet spell ends the wait while the adverts come, so only the connection can.
+        let adverts = advertising(standIn)
         defer { adverts.cancel() }
         try await waitUntil("the adverts") { await harness.objects.devices[Self.novaPath]?.rssi == -61 }
         let start = ContinuousClock.now
