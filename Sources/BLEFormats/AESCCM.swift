@@ -1,8 +1,8 @@
 import COpenSSL
 
 /// AES-128 in CCM mode (RFC 3610) through OpenSSL's libcrypto, the cipher of encrypted MiBeacon and BTHome
-/// adverts. Pure functions of their inputs: every call sets up its own cipher context (`CCMOpener` keeps one
-/// per key, for the decoders).
+/// adverts. Pure functions of their inputs: every call sets up its own cipher context (the decoders keep one per
+/// key in a `CCMOpener`).
 public enum AESCCM {
     /// The ciphers, fetched from libcrypto's provider once: `EVP_aes_128_ccm()` would look them up again at every
     /// call, which costs more than the decryption of an advert. A fetched cipher is immutable and may be shared
@@ -15,11 +15,8 @@ public enum AESCCM {
     public static func open(
         _ ciphertext: [UInt8], tag: [UInt8], key: [UInt8], nonce: [UInt8], associatedData: [UInt8] = []
     ) -> [UInt8]? {
-        guard fits(key: key, nonce: nonce, tagLength: tag.count),
-            let context = keyedContext(key: key, nonceLength: nonce.count, tagLength: tag.count)
-        else { return nil }
-        defer { EVP_CIPHER_CTX_free(context) }
-        return decrypt(ciphertext[...], tag: tag[...], nonce: nonce, associatedData: associatedData, in: context)
+        // The decoders' own path, with a context made for this call only.
+        CCMOpener(key: key).open(ciphertext[...], tag: tag[...], nonce: nonce, associatedData: associatedData)
     }
 
     /// Whether CCM allows these sizes: a 16-byte key, a 7- to 13-byte nonce, an even tag of 4 to 16 bytes.

@@ -17,7 +17,8 @@ extension BTHome {
         guard end >= start + 8 else { throw .truncated(at: min(start, end)) }
         var mac = sender
         if info.hasMAC { mac = BluetoothAddress(value: payload[1..<7].reversed().reduce(0) { $0 << 8 | UInt64($1) }) }
-        guard let mac, key.bytes.count == 16 else { return nil }
+        // A key of other than 16 bytes fails in the opener, as a wrong one does.
+        guard let mac else { return nil }
         let counterBytes = payload[(end - 8)..<(end - 4)]
         let counter = counterBytes.reversed().reduce(UInt32(0)) { $0 << 8 | UInt32($1) }
         // The MAC in display order, the UUID, the info byte and the counter as it came.

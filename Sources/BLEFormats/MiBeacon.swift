@@ -83,13 +83,13 @@ public enum MiBeacon {
     private static let associatedData: [UInt8] = [0x11]
 
     /// v4/v5: the objects' ciphertext, a 3-byte extended counter, a 4-byte tag; the nonce is the MAC
-    /// (little-endian), product id and frame counter (header bytes 2–4) and the extended counter.
+    /// (little-endian), product id and frame counter (header bytes 2–4) and the extended counter. Nil for a
+    /// wrong tag, or a key that is not 16 bytes.
     private static func openV4(_ payload: [UInt8], objectsAt start: Int, mac: BluetoothAddress, key: BindKey)
         throws(DecodeFailure) -> [UInt8]?
     {
         let end = payload.count
         guard end - start >= 3 + 7 else { throw .truncated(at: 5) }
-        guard key.bytes.count == 16 else { return nil }
         var nonce = littleEndian(mac, capacity: 12)
         nonce += payload[2..<5]
         nonce += payload[(end - 7)..<(end - 4)]
