@@ -133,7 +133,7 @@ public actor BLEDriver: DeviceDriver, ConnectionControl, ReloadableDriver {
     }
 
     private func follow(_ connection: DBusConnection) async {
-        let client = BlueZClient(connection: connection, logger: logger)
+        let client = BlueZClient(connection: connection, logger: logger, stateOnlyServices: PassiveDecoder.stateOnlyServices)
         self.client = client
         let bus = client.bus
         // Ends (and the caller reconnects) when the bus connection drops: the feed ends, then `next()`.

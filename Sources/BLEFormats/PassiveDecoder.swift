@@ -145,6 +145,11 @@ public struct PassiveResult: Sendable, Hashable {
 
 /// Runs the enabled formats' decoders over an advert.
 public enum PassiveDecoder {
+    /// Service data UUIDs whose payloads, in every format that reads them (atc, pvvx, a `ble.formats` layout),
+    /// hold only state, no event and no packet id: of two waiting, the newer says all the older did. Any other
+    /// payload is decoded as it came.
+    public static let stateOnlyServices: Set<BLEUUID> = [XiaomiCustom.service]
+
     /// One result per enabled format whose payload the advert carries, in the order of `PassiveFormat`. An
     /// advert without any such payload (a phone, or Apple continuity data when only iBeacons are enabled)
     /// gives no result at all. `key` is the sender's bindkey, for encrypted BTHome and MiBeacon adverts; `user`

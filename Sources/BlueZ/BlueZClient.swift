@@ -1,3 +1,4 @@
+public import BLEModels
 public import DBus
 public import Logging
 import Support
@@ -53,12 +54,13 @@ public final class BlueZClient {
     /// the driver's choice (`burstGoesOn`). Otherwise (a lone advert, a GATT notification, a usual home's few
     /// hundred adverts a second) nothing waits. Nor does the end of a burst: once `quietSpell` passes without
     /// a signal, the batch is taken at once; nor anything but adverts: a GATT notification or a connection
-    /// change that comes in a burst is taken within `quietSpell`.
+    /// change that comes in a burst is taken within `quietSpell`. Service data under `stateOnlyServices` holds
+    /// nothing but state: a device's newer payload replaces one still waiting, as its RSSI does.
     public init(
         connection: DBusConnection, logger: Logger, batchInterval: Duration = .milliseconds(10), burstSignals: Int = 16,
-        quietSpell: Duration = .milliseconds(3)
+        quietSpell: Duration = .milliseconds(3), stateOnlyServices: Set<BLEUUID> = []
     ) {
-        let mailbox = SignalMailbox()
+        let mailbox = SignalMailbox(superseding: stateOnlyServices)
         bus = BlueZBus(connection: connection, mailbox: mailbox, logger: logger)
         rings = mailbox.rings.makeAsyncIterator()
         self.batchInterval = batchInterval

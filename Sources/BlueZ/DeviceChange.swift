@@ -74,6 +74,17 @@ public struct DeviceChange: Sendable, Equatable {
         !named.isDisjoint(with: [.manufacturerData, .serviceData]) || other["AdvertisingData"] != nil
     }
 
+    /// Whether this change's advert payload may replace `earlier`'s while both wait: both carry service data
+    /// and nothing else of an advert's payload, under the same UUIDs, each of them one whose payloads hold
+    /// nothing but state (`services`), so the newer says all the older did.
+    public func supersedes(_ earlier: DeviceChange, under services: Set<BLEUUID>) -> Bool {
+        guard let data = serviceData, let before = earlier.serviceData, data.count == before.count,
+            !named.contains(.manufacturerData), !earlier.named.contains(.manufacturerData),
+            other["AdvertisingData"] == nil, earlier.other["AdvertisingData"] == nil
+        else { return false }
+        return data.keys.allSatisfy { services.contains($0) && before[$0] != nil }
+    }
+
     /// Puts a later change on top: its values win, and what it invalidates loses the value held here.
     public mutating func merge(_ later: DeviceChange) {
         if later.named.contains(.rssi) { setRSSI(later.rssi) }

@@ -1,10 +1,13 @@
+import BLEModels
 import DBus
 import Synchronization
 
 /// The one hand-over from the D-Bus loop thread to the code that follows BlueZ: BlueZ's signals wait here
 /// merged per object path, the newest value of each property winning, so a burst of RSSI changes leaves one
-/// waiting entry per device however fast it comes. Advert payloads (service and manufacturer data) are never
-/// merged with each other, so each is decoded as it came; structural signals (interfaces added or removed)
+/// waiting entry per device however fast it comes. Advert payloads (service and manufacturer data) are not
+/// merged with each other, so each is decoded as it came (a packet id, a button press), except service data
+/// under the UUIDs the reader names as holding only state (a thermometer's readings), where the newer payload
+/// replaces the older: it says all the older did. Structural signals (interfaces added or removed)
 /// keep their order among a path's changes. Bounded: past `maxPaths` waiting paths a signal is dropped, and
 /// past `maxPerPath` entries of one path, or `maxEntries` in all, the oldest advert payload of the path that
 /// grows gives way (so its newest values still get through); both are counted.
@@ -53,11 +56,15 @@ final class SignalMailbox: DBusSignalSink {
     }
 
     private let state = Mutex(State())
+    /// Service data UUIDs whose payloads hold only state: a newer one replaces one waiting.
+    private let superseding: Set<BLEUUID>
     private let bell: AsyncStream<Void>.Continuation
     /// Rings (at most one ring waits) whenever something was put in; finishes with the subscription.
     let rings: AsyncStream<Void>
 
-    init() {
+    /// Creates an empty mailbox; payloads under `superseding` UUIDs replace the one waiting before them.
+    init(superseding: Set<BLEUUID> = []) {
+        self.superseding = superseding
         (rings, bell) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
     }
 
@@ -85,7 +92,7 @@ final class SignalMailbox: DBusSignalSink {
         let ring = state.withLock { state -> Bool in
             state.received += 1
             if !Self.mayWait(item) { state.urgent = true }
-            guard Self.put(item, at: path, into: &state), !state.rung else { return false }
+            guard Self.put(item, at: path, into: &state, superseding: superseding), !state.rung else { return false }
             state.rung = true
             return true
         }
@@ -93,7 +100,7 @@ final class SignalMailbox: DBusSignalSink {
     }
 
     /// Merges the item in under its path; false if it was dropped.
-    private static func put(_ item: Item, at path: String, into state: inout State) -> Bool {
+    private static func put(_ item: Item, at path: String, into state: inout State, superseding: Set<BLEUUID>) -> Bool {
         // One lookup of the path; its entries are then changed where they are stored, not copied.
         guard let index = state.waiting.index(forKey: path) else {
             guard state.order.count < Self.maxPaths, state.entries < Self.maxEntries else { return Self.drop(&state) }
@@ -104,17 +111,20 @@ final class SignalMailbox: DBusSignalSink {
         }
         let full = state.entries >= Self.maxEntries
         let before = state.waiting.values[index].count
-        let kept = Self.merge(item, into: &state.waiting.values[index], full: full, dropped: &state.dropped)
+        let kept = Self.merge(
+            item, into: &state.waiting.values[index], full: full, superseding: superseding, dropped: &state.dropped)
         state.entries += state.waiting.values[index].count - before
         return kept
     }
 
     /// Puts one more signal behind a path's waiting ones: a property change merges into the last one of its
-    /// interface unless both carry an advert payload; past `maxPerPath`, or when the mailbox is `full`, the
-    /// oldest advert payload gives way.
-    private static func merge(_ item: Item, into items: inout [Item], full: Bool, dropped: inout Int) -> Bool {
+    /// interface unless both carry an advert payload (for a device, one that does not supersede the other);
+    /// past `maxPerPath`, or when the mailbox is `full`, the oldest advert payload gives way.
+    private static func merge(
+        _ item: Item, into items: inout [Item], full: Bool, superseding: Set<BLEUUID>, dropped: inout Int
+    ) -> Bool {
         if case .device(let change) = item, case .device(var merged)? = items.last,
-            !(change.carriesAdvert && merged.carriesAdvert)
+            !(change.carriesAdvert && merged.carriesAdvert) || change.supersedes(merged, under: superseding)
         {
             merged.merge(change)
             items[items.count - 1] = .device(merged)

@@ -100,4 +100,68 @@ struct SignalMailboxTests {
         }
         #expect(first?.first == 1 && first?.last == 0xEE, "the oldest gave way; the newest is kept")
     }
+
+    static let bthome = "0000fcd2-0000-1000-8000-00805f9b34fb"
+
+    /// The payloads waiting for a path, by the first byte under `uuid`.
+    static func payloads(_ items: [SignalMailbox.Item]?, _ uuid: BLEUUID = key) -> [UInt8] {
+        (items ?? []).compactMap { item -> UInt8? in
+            guard case .device(let change) = item else { return nil }
+            return change.serviceData?[uuid]?.first
+        }
+    }
+
+    @Test("a thermometer's newer state-only payload replaces the one waiting; event-carrying payloads stay one by one")
+    func stateOnlySuperseded() {
+        let mailbox = SignalMailbox(superseding: [Self.key])
+        for packet in 0..<50 {
+            mailbox.receive(Self.changed("/dev_t", ["ServiceData": Self.serviceData([UInt8(packet)]), "RSSI": .int16(Int16(-90 + packet))]))
+            mailbox.receive(Self.changed("/dev_h", ["ServiceData": Self.bthomeData([UInt8(packet)])]))
+        }
+        let (batch, dropped, received, _) = mailbox.drain()
+        #expect(dropped == 0 && received == 100)
+        let thermometer = batch.first { $0.path == "/dev_t" }?.items
+        #expect(Self.payloads(thermometer) == [49], "only the newest thermometer payload waits")
+        guard case .device(let change)? = thermometer?.first else {
+            Issue.record("\(batch)")
+            return
+        }
+        #expect(change.rssi == -41, "its RSSI is the newest too")
+        let bthome = BLEUUID(uuid16: 0xFCD2)
+        #expect(Self.payloads(batch.first { $0.path == "/dev_h" }?.items, bthome) == (0..<50).map { UInt8($0) }, "BTHome: each as it came")
+    }
+
+    @Test("a payload supersedes only one under the same state-only UUIDs, with no manufacturer data beside it")
+    func supersedesOnlyLikeForLike() {
+        let thermo = DBusDictEntry(key: .string(Self.uuid), value: .variant(.bytes([1])))
+        let other = DBusDictEntry(key: .string(Self.bthome), value: .variant(.bytes([2])))
+        func change(_ entries: [DBusDictEntry], manufacturer: Bool = false) -> DeviceChange {
+            var properties: [String: DBusValue] = ["ServiceData": .dictionary(key: "s", value: "v", entries)]
+            if manufacturer {
+                properties["ManufacturerData"] = .dictionary(
+                    key: "q", value: "v", [DBusDictEntry(key: .uint16(0x0499), value: .variant(.bytes([3])))])
+            }
+            return DeviceChange(properties)
+        }
+        let only = change([thermo])
+        let cases: [(DeviceChange, DeviceChange, Bool, String)] = [
+            (only, only, true, "same state-only UUID"),
+            (change([other]), change([other]), false, "a UUID not named state-only"),
+            (change([thermo, other]), change([thermo, other]), false, "one of the UUIDs is not state-only"),
+            (only, change([other]), false, "different UUIDs"),
+            (only, change([thermo, other]), false, "the earlier carries more"),
+            (change([thermo], manufacturer: true), only, false, "manufacturer data beside it"),
+            (only, change([thermo], manufacturer: true), false, "manufacturer data in the earlier"),
+            (only, DeviceChange(["RSSI": .int16(-50)]), false, "the earlier has no payload"),
+        ]
+        for (later, earlier, expected, why) in cases {
+            #expect(later.supersedes(earlier, under: [Self.key]) == expected, "\(why)")
+        }
+        #expect(!only.supersedes(only, under: []), "nothing is state-only unless named")
+    }
+
+    /// BTHome's `ServiceData`.
+    static func bthomeData(_ bytes: [UInt8]) -> DBusValue {
+        .dictionary(key: "s", value: "v", [DBusDictEntry(key: .string(bthome), value: .variant(.bytes(bytes)))])
+    }
 }
