@@ -16,7 +16,17 @@ extension BLEDriver {
                 signal: entry.window.signal(at: now), status: entry.status ?? .available, remembered: remembered.contains(entry.id),
                 manual: ownedElsewhere(entry.id) ? .disconnected : manual[entry.id] ?? .none)
         }
+        let waiting = policy.challenges
         let decision = policy.evaluate(devices, now: now)
+        for address in policy.challenges.keys where waiting[address] == nil {
+            // Why a connection moves (or nearly did) is otherwise invisible: every device's signal as weighed.
+            logger.debug(
+                "BLE device clearly stronger than a connected one: it takes the connection if it stays so",
+                metadata: [
+                    "device": "\(address.deviceID)", "hold": "\(policy.hold) s",
+                    "signals": "\(devices.map { "\($0.address.deviceID)=\($0.signal.map { String($0) } ?? "none")/\($0.status)" })",
+                ])
+        }
         if shared { closestPicks = policy.closestPicks(devices) }
         // Connects beyond the free slots wait for a later review.
         var free = freeSlots ?? .max

@@ -37,7 +37,7 @@ public struct ConnectPolicy: Sendable {
     /// How long, in seconds, it must stay that much stronger, without a break, before the move.
     public let hold: Double
     /// Since when each challenger has been clearly stronger than the weakest connected device of its rule.
-    var challenges: [BluetoothAddress: Double] = [:]
+    public internal(set) var challenges: [BluetoothAddress: Double] = [:]
 
     /// Creates an engine; `closest` moves to a device stronger by `margin` for `hold` seconds.
     public init(rules: ConnectRules, margin: Double = 0.2, hold: Double = 10) {

@@ -10,13 +10,14 @@ public struct BLERig: Sendable {
     /// and any top-level `extra` YAML, and waits until it is ready. `liveSignal` publishes every RSSI reading
     /// (`rssi_interval: 0s`), which tests of signal and policies need.
     public static func start(
-        novas: [String] = [], ble: String = "", extra: String = "", files: [String: String] = [:], liveSignal: Bool = true
+        novas: [String] = [], ble: String = "", extra: String = "", files: [String: String] = [:], liveSignal: Bool = true,
+        logLevel: String = "info"
     ) async throws -> BLERig {
         let broker = try await Broker.start()
         let standIn = try await BlueZStandIn.start()
         for address in novas { try await standIn.mock("AddNova", [.string("hci0"), .string(address)]) }
         let live = liveSignal ? "  rssi_interval: 0s\n" : ""
-        let config = TestConfig.yaml(port: broker.port, extra: extra + "ble:\n  enabled: true\n" + live + ble)
+        let config = TestConfig.yaml(port: broker.port, logLevel: logLevel, extra: extra + "ble:\n  enabled: true\n" + live + ble)
         let bridge = try BridgeProcess.start(config: config, files: files, environment: standIn.environment)
         try await bridge.waitUntilReady(on: broker)
         return BLERig(broker: broker, standIn: standIn, bridge: bridge)
