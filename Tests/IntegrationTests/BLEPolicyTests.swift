@@ -52,17 +52,19 @@ struct BLEPolicyTests {
         try await standIn.mock("AdvertiseBurst", [.string(second), .uint32(32), .int32(-60)])
         try await broker.waitForRetained("t2m/ble_aabbccddee02") { $0.json?["rssi"] == -60 }
 
-        // The signals cross: the connected flash fades to about 0.1 and the other comes close, about 0.9. How
+        // The signals cross: the connected flash fades to about 0.2 and the other comes close, about 0.9. How
         // soon the averages cross depends on how many of a burst's readings merge before the driver takes them;
-        // at the latest, once the older readings leave the 10 s window.
+        // at the latest, once the older readings leave the 10 s window. The faded flash's readings (-84 to -75)
+        // all stay above min_signal (0.1 at -85): below it the flash would lose its place at once, without the
+        // hold, once its earlier, stronger readings left the window.
         let client = try await TestClient.connect(to: broker)
         let mark = try await client.watchEvents()
         // No earlier than this can the bridge see the crossing, so no earlier than 10 s after it may it move.
         let crossed = ContinuousClock.now
-        try await standIn.mock("AdvertiseBurst", [.string(first), .uint32(32), .int32(-80)])
+        try await standIn.mock("AdvertiseBurst", [.string(first), .uint32(32), .int32(-75)])
         try await standIn.mock("AdvertiseBurst", [.string(second), .uint32(32), .int32(-40)])
         try await broker.waitForRetained("t2m/ble_aabbccddee02") { $0.json?["rssi"] == -40 }
-        try await broker.waitForRetained("t2m/ble_aabbccddee01") { $0.json?["rssi"] == -80 }
+        try await broker.waitForRetained("t2m/ble_aabbccddee01") { $0.json?["rssi"] == -75 }
 
         let connected = try await client.waitForEvent("device_connected", after: mark, timeout: .seconds(40))
         let held = ContinuousClock.now - crossed
