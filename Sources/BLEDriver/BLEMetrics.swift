@@ -3,7 +3,8 @@ import CoreMetrics
 /// What the BLE driver counts for `/metrics`, through swift-metrics: the daemon's backend (Prometheus) shows
 /// them, and a process that bootstraps none (tests with drivers in process) counts nothing.
 enum BLEMetrics {
-    /// Device changes that carried an advert (signal, service or manufacturer data), admitted or not.
+    /// Device changes that carried an advert (signal, service or manufacturer data), admitted or not; what
+    /// merged in BlueZ's mailbox during a burst counts once.
     static let advertsReceived = Counter(label: "things2mqtt_ble_adverts_received_total")
     /// Adverts a passive format read.
     static let advertsDecoded = Counter(label: "things2mqtt_ble_adverts_decoded_total")

@@ -22,10 +22,7 @@ extension BLEDriver {
             // Why a connection moves (or nearly did) is otherwise invisible: every device's signal as weighed.
             logger.debug(
                 "BLE device clearly stronger than a connected one: it takes the connection if it stays so",
-                metadata: [
-                    "device": "\(address.deviceID)", "hold": "\(policy.hold) s",
-                    "signals": "\(devices.map { "\($0.address.deviceID)=\($0.signal.map { String($0) } ?? "none")/\($0.status)" })",
-                ])
+                metadata: ["device": "\(address.deviceID)", "hold": "\(policy.hold) s", "signals": "\(Self.weighed(devices))"])
         }
         if shared { closestPicks = policy.closestPicks(devices) }
         // Connects beyond the free slots wait for a later review.
@@ -42,12 +39,18 @@ extension BLEDriver {
             // A device handed to another bridge is dropped by `setOwnedElsewhere` once what is under way on it ended.
             if ownedElsewhere(id), underWay(id) { continue }
             disconnecting.insert(id)
+            logger.debug("BLE policy disconnects a device", metadata: ["device": "\(id)", "signals": "\(Self.weighed(devices))"])
             let started = tasks.start {
                 try? await self.disconnectNow(id)
                 await self.disconnected(id)
             }
             if !started { disconnecting.remove(id) }
         }
+    }
+
+    /// Every device's signal and status as the policies weighed them, for the debug log.
+    private static func weighed(_ devices: [KnownDevice]) -> [String] {
+        devices.map { "\($0.address.deviceID)=\($0.signal.map { String($0) } ?? "none")/\($0.status)" }
     }
 
     /// Whether another bridge of the cluster owns the device, or none yet: this one must not connect it.
