@@ -16,7 +16,7 @@ extension BTHome {
         let end = payload.count
         guard end >= start + 8 else { throw .truncated(at: min(start, end)) }
         var mac = sender
-        if info.hasMAC { mac = BluetoothAddress(value: payload[1..<7].reversed().reduce(0) { $0 << 8 | UInt64($1) }) }
+        if info.hasMAC { mac = BluetoothAddress(littleEndian: payload[1..<7]) }
         // A key of other than 16 bytes fails in the opener, as a wrong one does.
         guard let mac else { return nil }
         let counterBytes = payload[(end - 8)..<(end - 4)]
@@ -24,7 +24,7 @@ extension BTHome {
         // The MAC in display order, the UUID, the info byte and the counter as it came.
         var nonce: [UInt8] = []
         nonce.reserveCapacity(13)
-        for octet in (0..<6).reversed() { nonce.append(UInt8(truncatingIfNeeded: mac.value >> (8 * UInt64(octet)))) }
+        mac.append(to: &nonce)
         nonce.append(0xD2)
         nonce.append(0xFC)
         nonce.append(info.raw)
@@ -55,7 +55,8 @@ extension MiBeacon {
     public static func seal(
         _ objects: [UInt8], sender: BluetoothAddress, product: UInt16, counter: UInt8, extended: UInt32, key: BindKey
     ) -> [UInt8]? {
-        let mac = littleEndian(sender)
+        var mac: [UInt8] = []
+        sender.append(to: &mac, littleEndian: true)
         let header: [UInt8] = [0x58, 0x58, UInt8(product & 0xFF), UInt8(product >> 8), counter]
         let extendedBytes = (0..<3).map { UInt8(truncatingIfNeeded: extended >> (8 * UInt32($0))) }
         guard key.bytes.count == 16,

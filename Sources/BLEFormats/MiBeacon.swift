@@ -46,7 +46,7 @@ public enum MiBeacon {
             var mac = sender
             if control.hasMAC {
                 // Little-endian in the frame.
-                let address = BluetoothAddress(value: try reader.take(6).reversed().reduce(0) { $0 << 8 | UInt64($1) })
+                let address = BluetoothAddress(littleEndian: try reader.take(6))
                 if let sender, sender != address { throw .addressMismatch(address) }
                 mac = address
             }
@@ -90,7 +90,9 @@ public enum MiBeacon {
     {
         let end = payload.count
         guard end - start >= 3 + 7 else { throw .truncated(at: 5) }
-        var nonce = littleEndian(mac, capacity: 12)
+        var nonce: [UInt8] = []
+        nonce.reserveCapacity(12)
+        mac.append(to: &nonce, littleEndian: true)
         nonce += payload[2..<5]
         nonce += payload[(end - 7)..<(end - 4)]
         return key.opener.open(
@@ -104,18 +106,12 @@ public enum MiBeacon {
     {
         let end = payload.count
         guard end - start >= 3 + 4 else { throw .truncated(at: 5) }
-        let nonce = Array(payload[0..<5]) + payload[(end - 4)..<(end - 1)] + littleEndian(mac).prefix(5)
+        var nonce = Array(payload[0..<5]) + payload[(end - 4)..<(end - 1)]
+        mac.append(to: &nonce, littleEndian: true)
+        nonce.removeLast()
         guard let plain = AESCCM.keystream(Array(payload[start..<(end - 4)]), key: key.aesKey, nonce: nonce) else {
             throw .invalidValue("the key does not fit MiBeacon v2/v3")
         }
         return plain
-    }
-
-    /// An address as the 6 bytes of a frame: little-endian, in an array with room for `capacity` bytes.
-    static func littleEndian(_ address: BluetoothAddress, capacity: Int = 6) -> [UInt8] {
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(capacity)
-        for octet in 0..<6 { bytes.append(UInt8(truncatingIfNeeded: address.value >> (8 * UInt64(octet)))) }
-        return bytes
     }
 }

@@ -24,8 +24,31 @@ public struct BluetoothAddress: Sendable, Hashable, Comparable, CustomStringConv
         self.value = value
     }
 
+    /// The address from six octets least significant first, as BLE frames carry them (bytes past the sixth
+    /// are not read). Inlinable, so a decoder reads it without a call per advert.
+    @inlinable
+    public init(littleEndian octets: ArraySlice<UInt8>) {
+        var value: UInt64 = 0
+        for (shift, octet) in octets.prefix(6).enumerated() { value |= UInt64(octet) << (8 * UInt64(shift)) }
+        self.init(value: value)
+    }
+
     /// The six octets, most significant (the first written) first.
-    public var octets: [UInt8] { (0..<6).map { UInt8(truncatingIfNeeded: value >> (8 * UInt64(5 - $0))) } }
+    public var octets: [UInt8] {
+        var bytes: [UInt8] = []
+        append(to: &bytes)
+        return bytes
+    }
+
+    /// Appends the six octets to `bytes`, most significant first, or least significant first as BLE frames
+    /// carry them: a nonce is built in place, without an array per address.
+    @inlinable
+    public func append(to bytes: inout [UInt8], littleEndian: Bool = false) {
+        for index in 0..<6 {
+            let octet = littleEndian ? index : 5 - index
+            bytes.append(UInt8(truncatingIfNeeded: value >> (8 * UInt64(octet))))
+        }
+    }
 
     /// BlueZ's spelling: uppercase octets joined by colons.
     public var description: String { Hex.string(octets, uppercase: true, separator: ":") }

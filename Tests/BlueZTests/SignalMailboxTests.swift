@@ -17,8 +17,8 @@ struct SignalMailboxTests {
     static let key = BLEUUID(uuid16: 0x181A)
 
     /// `ServiceData` as BlueZ sends it: UUID to a variant holding the bytes.
-    static func serviceData(_ bytes: [UInt8]) -> DBusValue {
-        .dictionary(key: "s", value: "v", [DBusDictEntry(key: .string(uuid), value: .variant(.bytes(bytes)))])
+    static func serviceData(_ bytes: [UInt8], under key: String = uuid) -> DBusValue {
+        .dictionary(key: "s", value: "v", [DBusDictEntry(key: .string(key), value: .variant(.bytes(bytes)))])
     }
 
     static func added(_ path: String) -> DBusSignal {
@@ -116,7 +116,7 @@ struct SignalMailboxTests {
         let mailbox = SignalMailbox(superseding: [Self.key])
         for packet in 0..<50 {
             mailbox.receive(Self.changed("/dev_t", ["ServiceData": Self.serviceData([UInt8(packet)]), "RSSI": .int16(Int16(-90 + packet))]))
-            mailbox.receive(Self.changed("/dev_h", ["ServiceData": Self.bthomeData([UInt8(packet)])]))
+            mailbox.receive(Self.changed("/dev_h", ["ServiceData": Self.serviceData([UInt8(packet)], under: Self.bthome)]))
         }
         let (batch, dropped, received, _) = mailbox.drain()
         #expect(dropped == 0 && received == 100)
@@ -158,10 +158,5 @@ struct SignalMailboxTests {
             #expect(later.supersedes(earlier, under: [Self.key]) == expected, "\(why)")
         }
         #expect(!only.supersedes(only, under: []), "nothing is state-only unless named")
-    }
-
-    /// BTHome's `ServiceData`.
-    static func bthomeData(_ bytes: [UInt8]) -> DBusValue {
-        .dictionary(key: "s", value: "v", [DBusDictEntry(key: .string(bthome), value: .variant(.bytes(bytes)))])
     }
 }

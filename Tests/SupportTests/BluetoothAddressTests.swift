@@ -43,4 +43,16 @@ struct BluetoothAddressTests {
         #expect(address < (try BluetoothAddress("00:16:53:3F:0C:1F")))
         #expect(BluetoothAddress(value: 0x1_0000_0000_0001).description == "00:00:00:00:00:01")
     }
+
+    @Test("frames carry an address least significant octet first: read and appended that way, or as written")
+    func littleEndianOctets() throws {
+        let address = try BluetoothAddress("A4:C1:38:0A:0B:0C")
+        #expect(BluetoothAddress(littleEndian: [0x0C, 0x0B, 0x0A, 0x38, 0xC1, 0xA4]) == address)
+        var bytes: [UInt8] = [0xFF]
+        address.append(to: &bytes, littleEndian: true)
+        #expect(bytes == [0xFF, 0x0C, 0x0B, 0x0A, 0x38, 0xC1, 0xA4])
+        address.append(to: &bytes)
+        #expect(bytes.suffix(6) == [0xA4, 0xC1, 0x38, 0x0A, 0x0B, 0x0C])
+        #expect(address.octets == [0xA4, 0xC1, 0x38, 0x0A, 0x0B, 0x0C])
+    }
 }
