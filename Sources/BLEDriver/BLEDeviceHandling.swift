@@ -22,12 +22,27 @@ extension BLEDriver {
                 advert(of: device), formats: passiveFormats, key: bindkey(for: address), user: settings.formats) : []
         if hasData || properties.contains(.rssi) { BLEMetrics.advertsReceived.increment() }
         if results.contains(where: \.isRecognised) { BLEMetrics.advertsDecoded.increment() }
-        // Looked up by index: reading the entry, even to compare it with nil, would copy it whole.
-        if tracked.index(forKey: path) == nil, !admit(device, address, passive: results.first(where: \.isRecognised)?.format) {
-            return
+        var index = tracked.index(forKey: path)
+        if index == nil {
+            guard admit(device, address, passive: results.first(where: \.isRecognised)?.format) else { return }
+            index = tracked.index(forKey: path)
         }
-        // Taken out while it changes, so its windows and tables are changed in place rather than copied.
-        guard var entry = tracked.removeValue(forKey: path) else { return }
+        guard let index else { return }
+        // Stepped where it is stored: the path is hashed once, and the entry (its windows and tables) is
+        // neither copied nor moved out and back. Nothing the step calls reads `tracked`.
+        let (status, signalMoved) = step(&tracked.values[index], device, properties, results, at: now)
+        // A status change is reviewed at once; a signal that moved, at most every policyPause (the once-a-second
+        // sweep catches the rest): the policies weigh every device, and adverts come by the thousand.
+        if let status { setDeviceStatus(path, status) }
+        if status != nil || (signalMoved && now - policiesRun >= Self.policyPause) { applyPolicies() }
+    }
+
+    /// One change of a tracked device: its descriptor, readings, signal and occurrences; returns the status to
+    /// report, if it changed, and whether the signal moved.
+    private func step(
+        _ entry: inout TrackedDevice, _ device: BlueZDevice, _ properties: BlueZDevice.Properties,
+        _ results: [PassiveResult], at now: Double
+    ) -> (status: DeviceStatus?, signalMoved: Bool) {
         // The descriptor depends on these only; adverts (RSSI, data) do not rebuild it.
         var describeAgain = entry.descriptor == nil || !properties.isDisjoint(with: .descriptor)
         if describeAgain {
@@ -66,22 +81,15 @@ extension BLEDriver {
         if rssi != nil || !split.values.isEmpty {
             if entry.pending == nil {
                 entry.pending = PendingReadings(place: outbox?.reserve())
-                unsettled.append(path)
+                unsettled.append(device.path)
             } else if entry.pending?.place == nil {
                 // Readings held from an earlier batch of the burst: the state goes where this one's would.
                 entry.pending?.place = outbox?.reserve()
             }
             entry.pending?.add(split.values, rssi: rssi)
         }
-        let status = reviewedStatus(entry, connected: device.connected, at: now)
-        let id = entry.id
-        // The entry's last use, so it moves back into the table rather than being copied there.
-        tracked[path] = entry
-        for occurrence in split.occurrences { send(.event(id, occurrence)) }
-        // A status change is reviewed at once; a signal that moved, at most every policyPause (the once-a-second
-        // sweep catches the rest): the policies weigh every device, and adverts come by the thousand.
-        if let status { setDeviceStatus(path, status) }
-        if status != nil || (signalMoved && now - policiesRun >= Self.policyPause) { applyPolicies() }
+        for occurrence in split.occurrences { send(.event(entry.id, occurrence)) }
+        return (reviewedStatus(entry, connected: device.connected, at: now), signalMoved)
     }
 
     /// Offers each device's readings to its throttle, and puts the state where it is due in the place its
@@ -91,15 +99,12 @@ extension BLEDriver {
         let now = self.now
         if outbox == nil { outbox = DeviceEventBatch() }
         for path in unsettled {
-            guard var entry = tracked.removeValue(forKey: path) else { continue }
-            if let pending = entry.pending {
-                entry.pending = nil
-                let state = publishable(pending, &entry, path: path, at: now)
-                if !state.isEmpty, let place = pending.place ?? outbox?.reserve() {
-                    outbox?.fill(place, with: .state(entry.id, state))
-                }
+            guard let index = tracked.index(forKey: path), let pending = tracked.values[index].pending else { continue }
+            tracked.values[index].pending = nil
+            let state = publishable(pending, &tracked.values[index], path: path, at: now)
+            if !state.isEmpty, let place = pending.place ?? outbox?.reserve() {
+                outbox?.fill(place, with: .state(tracked.values[index].id, state))
             }
-            tracked[path] = entry
         }
         unsettled.removeAll(keepingCapacity: true)
     }
@@ -107,7 +112,9 @@ extension BLEDriver {
     /// Lets the readings wait past this batch (a burst goes on, and `cadence` holds them): their places in it
     /// are given up, and the batch that settles them keeps new ones.
     func holdReadings() {
-        for path in unsettled { tracked[path]?.pending?.place = nil }
+        for path in unsettled {
+            if let index = tracked.index(forKey: path) { tracked.values[index].pending?.place = nil }
+        }
     }
 
     /// The state to publish for a device's readings, or none when the throttle says they are not worth it.
