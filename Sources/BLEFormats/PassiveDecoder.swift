@@ -81,7 +81,7 @@ public struct Advert: Sendable, Hashable {
     /// `ManufacturerData`, by company id.
     public var manufacturerData: [UInt16: [UInt8]]
     /// `ServiceData`, by UUID.
-    public var serviceData: [BLEUUID: [UInt8]]
+    public var serviceData: ServiceData
     /// The local name, which some formats are recognised by (ThermoPro, Inkbird, Govee).
     public var name: String?
     /// The company id whose data changed last, when known: BlueZ's `ManufacturerData` keeps every id it has
@@ -91,7 +91,7 @@ public struct Advert: Sendable, Hashable {
     /// Creates an advert.
     public init(
         sender: BluetoothAddress? = nil, rssi: Int? = nil, manufacturerData: [UInt16: [UInt8]] = [:],
-        serviceData: [BLEUUID: [UInt8]] = [:], name: String? = nil, latestManufacturer: UInt16? = nil
+        serviceData: ServiceData = [:], name: String? = nil, latestManufacturer: UInt16? = nil
     ) {
         self.sender = sender
         self.rssi = rssi
@@ -106,8 +106,8 @@ public struct Advert: Sendable, Hashable {
         sender: BluetoothAddress? = nil, rssi: Int? = nil, manufacturerData: [UInt16: [UInt8]] = [:],
         serviceData: [String: [UInt8]], name: String? = nil, latestManufacturer: UInt16? = nil
     ) {
-        var parsed: [BLEUUID: [UInt8]] = [:]
-        for (key, bytes) in serviceData {
+        var parsed = ServiceData()
+        for (key, bytes) in serviceData.sorted(by: { $0.key < $1.key }) {
             if let uuid = try? BLEUUID(key) { parsed[uuid] = bytes }
         }
         self.init(
@@ -171,7 +171,7 @@ public enum PassiveDecoder {
                 results.append(PassiveResult(format, decoded))
             }
         }
-        results += vendors(advert, formats: formats, key: key)
+        vendors(advert, formats: formats, key: key, into: &results)
         if formats.contains(.ibeacon), let payload = advert.manufacturerData[IBeacon.company],
             let decoded = IBeacon.decode(payload, rssi: advert.rssi)
         {
@@ -188,9 +188,8 @@ public enum PassiveDecoder {
         return results
     }
 
-    /// The vendor formats, in the order of `PassiveFormat`.
-    static func vendors(_ advert: Advert, formats: PassiveFormats, key: BindKey?) -> [PassiveResult] {
-        var results: [PassiveResult] = []
+    /// Appends the vendor formats' results, in the order of `PassiveFormat`.
+    static func vendors(_ advert: Advert, formats: PassiveFormats, key: BindKey?, into results: inout [PassiveResult]) {
         if formats.contains(.xiaomi), let payload = advert.serviceData[MiBeacon.service] {
             results.append(PassiveResult(.xiaomi, MiBeacon.decode(payload, sender: advert.sender, key: key)))
         }
@@ -201,7 +200,7 @@ public enum PassiveDecoder {
             results.append(PassiveResult(.switchbot, decoded))
         }
         // The rest read manufacturer data only, which service-data sensors never send: no lookups for them.
-        guard !advert.manufacturerData.isEmpty else { return results }
+        guard !advert.manufacturerData.isEmpty else { return }
         if formats.contains(.govee) {
             let govee = [Govee.companyEC88, Govee.company8801, Govee.company0001].lazy.compactMap { company in
                 advert.manufacturerData[company].flatMap { Govee.decode(company: company, $0, name: advert.name) }
@@ -224,6 +223,5 @@ public enum PassiveDecoder {
         if formats.contains(.ruuvi), let payload = advert.manufacturerData[Ruuvi.company] {
             results.append(PassiveResult(.ruuvi, Ruuvi.decode(payload)))
         }
-        return results
     }
 }

@@ -47,7 +47,7 @@ public struct BlueZDevice: Sendable, Hashable {
     /// ThermoPro and Inkbird sensors send each reading under a new one.
     public var latestManufacturer: UInt16?
     /// Service data by UUID, as the last advert that carried it had it.
-    public var serviceData: [BLEUUID: [UInt8]] = [:]
+    public var serviceData = ServiceData()
 
     /// The properties of `org.bluez.Device1` a change can carry, as a set of bits: the driver asks which ones
     /// an advert carried for every signal, so that is a mask test rather than string hashing.

@@ -10,7 +10,7 @@ public struct DeviceChange: Sendable, Equatable {
     public var rssi: Int16?
     public var manufacturerData: [UInt16: [UInt8]]?
     /// Service data by UUID; a key that is not a UUID is left out.
-    public var serviceData: [BLEUUID: [UInt8]]?
+    public var serviceData: ServiceData?
     /// Every other property, without its variant layer.
     public var other: [String: DBusValue] = [:]
     /// Properties BlueZ no longer has a value for (RSSI once out of range).
@@ -47,7 +47,7 @@ public struct DeviceChange: Sendable, Equatable {
             switch BlueZDevice.Properties(name: name) {
             case .rssi: setRSSI(value.readInt16())
             case .manufacturerData: setManufacturerData(Self.readEntries(&value) { $0.readUInt16() })
-            case .serviceData: setServiceData(Self.readEntries(&value) { $0.readUTF8(Self.uuid) })
+            case .serviceData: setServiceData(Self.readServiceData(&value))
             default: other[name] = value.readValue()
             }
         }
@@ -82,7 +82,7 @@ public struct DeviceChange: Sendable, Equatable {
             !named.contains(.manufacturerData), !earlier.named.contains(.manufacturerData),
             other["AdvertisingData"] == nil, earlier.other["AdvertisingData"] == nil
         else { return false }
-        return data.keys.allSatisfy { services.contains($0) && before[$0] != nil }
+        return data.allSatisfy { services.contains($0.key) && before[$0.key] != nil }
     }
 
     /// Puts a later change on top: its values win, and what it invalidates loses the value held here.
@@ -117,7 +117,7 @@ public struct DeviceChange: Sendable, Equatable {
         forget("ManufacturerData")
     }
 
-    private mutating func setServiceData(_ value: [BLEUUID: [UInt8]]?) {
+    private mutating func setServiceData(_ value: ServiceData?) {
         named.insert(.serviceData)
         serviceData = value
         forget("ServiceData")
@@ -137,15 +137,24 @@ public struct DeviceChange: Sendable, Equatable {
         return data
     }
 
-    private static func services(_ entries: [DBusDictEntry]) -> [BLEUUID: [UInt8]] {
-        var data: [BLEUUID: [UInt8]] = [:]
+    private static func services(_ entries: [DBusDictEntry]) -> ServiceData {
+        var data = ServiceData()
         for entry in entries {
             if let key = entry.key.string.flatMap({ try? BLEUUID($0) }), let bytes = entry.value.bytes { data[key] = bytes }
         }
         return data
     }
 
-    /// A dictionary of byte blocks (`a{qv}`, `a{sv}`), entries of another shape skipped; nil if not a dictionary.
+    /// `ServiceData` (`a{sv}` of byte blocks), entries of another shape skipped; nil if not a dictionary.
+    private static func readServiceData(_ value: inout DBusBodyReader) -> ServiceData? {
+        var data = ServiceData()
+        let isDictionary = value.forEachEntry { key, value in
+            if let uuid = key.readUTF8(Self.uuid), let bytes = value.readBytes() { data[uuid] = bytes }
+        }
+        return isDictionary ? data : nil
+    }
+
+    /// A dictionary of byte blocks (`a{qv}`), entries of another shape skipped; nil if not a dictionary.
     private static func readEntries<Key: Hashable>(
         _ value: inout DBusBodyReader, key readKey: (inout DBusBodyReader) -> Key?
     ) -> [Key: [UInt8]]? {

@@ -83,7 +83,7 @@ struct DeviceChangeReadingTests {
         }
         let generic = DeviceChange(try #require(signal.body[1].dictionary), invalidated: ["Alias"])
         #expect(change == generic, "the same change as from the values")
-        let services = [Self.key: [1, 2, 3], BLEUUID(uuid16: 0xFCD2): [4], BLEUUID(uuid16: 0xFE95): [5]] as [BLEUUID: [UInt8]]
+        let services = [Self.key: [1, 2, 3], BLEUUID(uuid16: 0xFCD2): [4], BLEUUID(uuid16: 0xFE95): [5]] as ServiceData
         #expect(change.rssi == -40 && change.serviceData == services && change.manufacturerData == [0x004c: [2, 21]])
         #expect(change.named == [.rssi, .serviceData, .manufacturerData])
         #expect(change.other == ["Name": .string("ATC_000001"), "TxPower": .string("mistyped"), "UUIDs": .strings([Self.uuid])])
