@@ -32,7 +32,7 @@ extension Bench {
                         run.dropped == 0 ? "no" : "≥\(run.dropped)"))
                 print(
                     String(
-                        format: "          CPU per 1,000 signals: daemon %.3f s (its D-Bus thread %.4f s, MQTT thread %.4f s), bare C %.4f s; daemon RSS %.1f MiB before, %.1f MiB peak, %.1f MiB after (%d s later)",
+                        format: "          CPU per 1,000 signals: daemon %.4f s (its D-Bus thread %.4f s, MQTT thread %.4f s), bare C %.4f s; daemon RSS %.1f MiB before, %.1f MiB peak, %.1f MiB after (%d s later)",
                         run.daemonCPU, run.dbusThreadCPU, run.mqttThreadCPU, run.bareCPU, run.rssBefore, run.rssPeak, run.rssAfter,
                         Int(settleBeforeRSS.components.seconds)))
                 let all = trials.map { String(format: "%.0f %%", $0.ratio) }.joined(separator: ", ")
@@ -40,7 +40,7 @@ extension Bench {
                 let peak = trials.map(\.rssPeak).max() ?? .nan
                 print(
                     String(
-                        format: "          all trials: %@ of bare C; daemon CPU per 1,000 %.3f–%.3f s; peak RSS up to %.1f MiB; %@ signals dropped in any",
+                        format: "          all trials: %@ of bare C; daemon CPU per 1,000 %.4f–%.4f s; peak RSS up to %.1f MiB; %@ signals dropped in any",
                         all, trials.map(\.daemonCPU).min() ?? .nan, trials.map(\.daemonCPU).max() ?? .nan, peak,
                         dropped == 0 ? "no" : "≥\(dropped)"))
             }
