@@ -58,7 +58,7 @@ public struct DeviceChange: Sendable, Equatable {
     }
 
     /// A service data key: BlueZ's dashed form read without a `String`, any other form parsed as text.
-    private static func uuid(_ bytes: UnsafeBufferPointer<UInt8>) -> BLEUUID? {
+    static func uuid(_ bytes: UnsafeBufferPointer<UInt8>) -> BLEUUID? {
         BLEUUID(dashed: bytes) ?? (try? BLEUUID(String(decoding: bytes, as: UTF8.self)))
     }
 
@@ -105,19 +105,19 @@ public struct DeviceChange: Sendable, Equatable {
         }
     }
 
-    private mutating func setRSSI(_ value: Int16?) {
+    mutating func setRSSI(_ value: Int16?) {
         named.insert(.rssi)
         rssi = value
         forget("RSSI")
     }
 
-    private mutating func setManufacturerData(_ value: [UInt16: [UInt8]]?) {
+    mutating func setManufacturerData(_ value: [UInt16: [UInt8]]?) {
         named.insert(.manufacturerData)
         manufacturerData = value
         forget("ManufacturerData")
     }
 
-    private mutating func setServiceData(_ value: ServiceData?) {
+    mutating func setServiceData(_ value: ServiceData?) {
         named.insert(.serviceData)
         serviceData = value
         forget("ServiceData")

@@ -78,9 +78,13 @@ final class SignalMailbox: DBusSignalSink {
     /// Loop thread: a device's `PropertiesChanged` (nearly every signal in an advert burst) is read straight into
     /// a `DeviceChange`; anything else is left to `receive(_:)`.
     func receive(_ header: DBusSignalHeader, body: inout DBusBodyReader) -> Bool {
-        guard header.member == "PropertiesChanged", header.interface == Self.properties,
-            body.readString(equalTo: BlueZInterface.device), let change = DeviceChange(reading: &body)
-        else { return false }
+        guard header.member == "PropertiesChanged", header.interface == Self.properties else { return false }
+        // An advert's usual shape is read from the wire form; any other with libdbus's iterator.
+        if let change = body.marshalled({ DeviceChange(wire: &$0) }) {
+            put(.device(change), at: header.path)
+            return true
+        }
+        guard body.readString(equalTo: BlueZInterface.device), let change = DeviceChange(reading: &body) else { return false }
         put(.device(change), at: header.path)
         return true
     }

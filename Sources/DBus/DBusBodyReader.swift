@@ -12,11 +12,14 @@ public struct DBusBodyReader {
     /// The current value was read: the move past it waits for the next look, so a reader dropped after its
     /// last read (a dictionary key, a variant's value) never pays libdbus for it.
     private var consumed = false
+    /// The message, for a reader at the start of its body (`marshalled(_:)`); nil inside a container.
+    let message: OpaquePointer?
 
-    init(_ iter: DBusMessageIter) {
+    init(_ iter: DBusMessageIter, message: OpaquePointer? = nil) {
         var iter = iter
         code = dbus_message_iter_get_arg_type(&iter)
         self.iter = iter
+        self.message = message
     }
 
     /// The type code of the current value, after the move a read left waiting.
@@ -32,7 +35,7 @@ public struct DBusBodyReader {
     init?(message: OpaquePointer) {
         var iter = DBusMessageIter()
         guard dbus_message_iter_init(message, &iter) != 0 else { return nil }
-        self.init(iter)
+        self.init(iter, message: message)
     }
 
     /// Whether nothing is left in the current container.
