@@ -79,12 +79,11 @@ final class SignalMailbox: DBusSignalSink {
     /// a `DeviceChange`; anything else is left to `receive(_:)`.
     func receive(_ header: DBusSignalHeader, body: inout DBusBodyReader) -> Bool {
         guard header.member == "PropertiesChanged", header.interface == Self.properties else { return false }
-        // An advert's usual shape is read from the wire form; any other with libdbus's iterator.
-        if let change = body.marshalled({ DeviceChange(wire: &$0) }) {
-            put(.device(change), at: header.path)
-            return true
-        }
-        guard body.readString(equalTo: BlueZInterface.device), let change = DeviceChange(reading: &body) else { return false }
+        // An advert's usual shape is read from the wire form; any other with libdbus's iterator, to the same result.
+        guard
+            let change = body.marshalled({ DeviceChange(wire: &$0) })
+                ?? (body.readString(equalTo: BlueZInterface.device) ? DeviceChange(reading: &body) : nil)
+        else { return false }
         put(.device(change), at: header.path)
         return true
     }
