@@ -279,7 +279,7 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
-            exclude: ["link-order.txt", "make-link-order.py", "make-link-order.sh"],
+            exclude: ["link-order.txt", "link-order-adverts.txt", "make-link-order.py", "make-link-order.sh"],
             swiftSettings: strictSettings,
             // The release binary is linked by lld with packed relative relocations (glibc 2.36, Debian 12, reads
             // them): 3 MB of relocations become 26 kB, and start-up no longer reads them all. Nothing looks the
