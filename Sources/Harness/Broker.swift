@@ -196,13 +196,15 @@ public final class Broker: Sendable {
 
     /// True once every port accepts connections; false if the broker exited (port taken) first.
     private static func waitUntilListening(_ child: ChildProcess, ports: [Int]) async throws -> Bool {
-        let deadline = ContinuousClock.now + .seconds(10)
+        // 30 s: when every suite starts at once on two cores (dozens of stand-ins, brokers and daemons), three
+        // brokers once took longer than 10 s to listen; a broker that never listens still fails the test.
+        let deadline = ContinuousClock.now + .seconds(30)
         while ContinuousClock.now < deadline {
             guard child.isRunning else { return false }
             if ports.allSatisfy({ LocalPorts.accepts(port: $0) }) { return child.isRunning }
             try await Task.sleep(for: .milliseconds(10))
         }
-        throw TestFailure("mosquitto on ports \(ports) did not accept connections within 10 s:\n\(child.stdout)")
+        throw TestFailure("mosquitto on ports \(ports) did not accept connections within 30 s:\n\(child.stdout)")
     }
 }
 
