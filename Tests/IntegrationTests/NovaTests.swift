@@ -76,9 +76,11 @@ struct NovaTests {
             throw error
         }
         // Acks stop right after a renewal went out and was acknowledged, so none is in flight when the OFF is sent.
+        // Renewals come every 1 s here; 500 ms leaves a loaded stand-in time to ack (200 ms once did not: that
+        // renewal failed and the flash went dark before the OFF), and the OFF still goes out before the next one.
         let renewals = try await writes(standIn).count
         try await waitUntil("a renewal") { try await writes(standIn).count > renewals }
-        try await Task.sleep(for: .milliseconds(200))
+        try await Task.sleep(for: .milliseconds(500))
         try await standIn.mock("SetNovaAcks", [.string(Self.nova), .bool(false)])
         let mark = try await client.watchEvents()
         client.publish("t2m/flash/set", "OFF")
