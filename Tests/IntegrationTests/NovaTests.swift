@@ -68,7 +68,10 @@ struct NovaTests {
     @Test("without an ack within 2 s the state is reverted and command_failed names the frame")
     func ackTimeout() async throws {
         let (broker, standIn, bridge, client) = try await start()
-        client.publish("t2m/flash/set", #"{"state":"ON","effect":"gentle"}"#)
+        // A 6 s timeout renews every 4 s: a loaded stand-in has time to ack the renewal before acks stop, and the
+        // OFF goes out long before the next one. (At 1.5 s a renewal's ack came late twice under the suite's load:
+        // that renewal failed, the flash went dark by itself, and no OFF frame was ever written.)
+        client.publish("t2m/flash/set", #"{"state":"ON","effect":"gentle","timeout":6000}"#)
         do {
             try await broker.waitForRetained("t2m/flash") { $0.json?["state"] == "ON" && $0.json?["status"] == "ready" }
         } catch {
@@ -76,8 +79,6 @@ struct NovaTests {
             throw error
         }
         // Acks stop right after a renewal went out and was acknowledged, so none is in flight when the OFF is sent.
-        // Renewals come every 1 s here; 500 ms leaves a loaded stand-in time to ack (200 ms once did not: that
-        // renewal failed and the flash went dark before the OFF), and the OFF still goes out before the next one.
         let renewals = try await writes(standIn).count
         try await waitUntil("a renewal") { try await writes(standIn).count > renewals }
         try await Task.sleep(for: .milliseconds(500))
