@@ -11,6 +11,12 @@ struct BLEPresenceTests {
     @Test("a device not heard from for away_after becomes unavailable and offline, and comes back when heard; permit 0 closes the window")
     func awayAndBack() async throws {
         let broker = try await Broker.start()
+        // Subscribed before the daemon starts: each "online" lasts only away_after (2 s) without adverts, which
+        // a retained value polled from a loaded machine can miss; the subscription sees every change.
+        let client = try await TestClient.connect(to: broker)
+        let (device, availability) = ("t2m/ble_aabbccddee01", "t2m/ble_aabbccddee01/availability")
+        try await client.subscribe(device)
+        try await client.subscribe(availability)
         let standIn = try await BlueZStandIn.start()
         try await standIn.mock("AddNova", [.string("hci0"), .string("AA:BB:CC:DD:EE:01")])
         let config = TestConfig.yaml(
@@ -19,23 +25,22 @@ struct BLEPresenceTests {
         let bridge = try BridgeProcess.start(config: config, environment: standIn.environment)
         try await bridge.waitUntilReady(on: broker)
         do {
-            try await broker.waitForRetained("t2m/ble_aabbccddee01/availability", equals: ["state": "online"])
-            try await broker.waitForRetained("t2m/ble_aabbccddee01/availability", equals: ["state": "offline"])
+            let online = try await client.waitForMessage(topic: availability) { $0.json == ["state": "online"] }
+            try await client.waitForMessage(topic: availability, after: online.index + 1) { $0.json == ["state": "offline"] }
         } catch {
             Issue.record("first: \(error)\n\(bridge.stderr.suffix(20000))")
             throw error
         }
-        #expect(try await broker.retainedJSON("t2m/ble_aabbccddee01")?["status"] == "unavailable")
+        #expect(try await broker.retainedJSON(device)?["status"] == "unavailable")
+        let back = client.mark
         try await standIn.advertise(Self.nova, rssi: -55)
         do {
-            try await broker.waitForRetained("t2m/ble_aabbccddee01/availability", equals: ["state": "online"])
+            try await client.waitForMessage(topic: availability, after: back) { $0.json == ["state": "online"] }
+            try await client.waitForMessage(topic: device, after: back) { $0.json?["status"] == "available" }
         } catch {
             Issue.record("\(error)\n\(bridge.stderr.suffix(20000))")
             throw error
         }
-        #expect(try await broker.retainedJSON("t2m/ble_aabbccddee01")?["status"] == "available")
-
-        let client = try await TestClient.connect(to: broker)
         _ = try await client.request("ble/permit", #"{"time": 60}"#)
         let closed = try await client.request("ble/permit", #"{"time": 0}"#)
         #expect(closed["data"]?["until"] == .null)
