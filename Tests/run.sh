@@ -93,10 +93,6 @@ PYTHON="" ha_checker 2025 HA2025_VENV "${HA2025_VENV:-/opt/ha2025}"
 echo "==> swift build --build-tests --force-resolved-versions"
 swift build --build-tests --force-resolved-versions
 
-# The browser tests time the page (devices listed within 2 s, a change shown within 1 s), which means something
-# only when the other suites are not loading the machine in parallel: they run second, on their own. So do the
-# cluster's connection and hand-over tests, which run two and three daemons with their BlueZ stand-ins for up to 35 s and, run
-# beside every other suite, load this 2-core machine enough to hold up the in-process web server's tests.
 # Every test starts at once by default: on two cores the suite's brokers, daemons and D-Bus stand-ins
 # then keep 20 to 60 threads runnable for a minute, and the test process's own cooperative pool (as many
 # threads as cores) queues for tens of seconds, so in-process timers (a reply timeout, a 10 ms poll)
@@ -104,6 +100,10 @@ swift build --build-tests --force-resolved-versions
 export SWT_EXPERIMENTAL_MAXIMUM_PARALLELIZATION_WIDTH="${SWT_EXPERIMENTAL_MAXIMUM_PARALLELIZATION_WIDTH:-$(( $(nproc) * 8 ))}"
 echo "    at most $SWT_EXPERIMENTAL_MAXIMUM_PARALLELIZATION_WIDTH tests at once (SWT_EXPERIMENTAL_MAXIMUM_PARALLELIZATION_WIDTH)"
 
+# The browser tests time the page (devices listed within 2 s, a change shown within 1 s), which means something
+# only when the other suites are not loading the machine in parallel: they run second, on their own. So do the
+# cluster's connection and hand-over tests, which run two and three daemons with their BlueZ stand-ins for up to 35 s and, run
+# beside every other suite, load this 2-core machine enough to hold up the in-process web server's tests.
 CLUSTER="ClusterConnectionIntegrationTests|ClusterCarryIntegrationTests"
 QUIET="BrowserTests|$CLUSTER"
 echo "==> swift test --force-resolved-versions --skip '$QUIET'"

@@ -196,8 +196,8 @@ public final class Broker: Sendable {
 
     /// True once every port accepts connections; false if the broker exited (port taken) first.
     private static func waitUntilListening(_ child: ChildProcess, ports: [Int]) async throws -> Bool {
-        // 30 s: when every suite starts at once on two cores (dozens of stand-ins, brokers and daemons), three
-        // brokers once took longer than 10 s to listen; a broker that never listens still fails the test.
+        // 30 s: on a loaded two-core machine (a plain `swift test` starts every suite at once) three brokers once
+        // took longer than 10 s to listen; a broker that never listens still fails the test.
         let deadline = ContinuousClock.now + .seconds(30)
         while ContinuousClock.now < deadline {
             guard child.isRunning else { return false }
