@@ -1,3 +1,4 @@
+import Dispatch
 import Synchronization
 
 /// A value set once (the first `set` wins) by one thread and awaited by any number of tasks, with or without
@@ -38,21 +39,17 @@ public final class OnceValue<Value: Sendable>: Sendable {
         await park(expiring: nil)!
     }
 
-    /// The value once set, or nil if `deadline` on `clock` passes first.
-    public func wait<C: Clock>(until deadline: C.Instant, clock: C) async -> Value? {
+    /// The value once set, or nil if `deadline` on the continuous clock passes first.
+    public func wait(until deadline: ContinuousClock.Instant) async -> Value? {
         await park { id in
-            // Detached on purpose, the one timer outside a service's task group: a child task would be
-            // cancelled with a cancelled waiter and end the wait early, which a shutdown must not do (see above).
-            Task.detached { [self] in
-                try? await clock.sleep(until: deadline, tolerance: nil)
+            // A dispatch timer, not a task: a child task would be cancelled with a cancelled waiter and end the
+            // wait early, which a shutdown must not do (see above), and a detached one would belong to no service.
+            let remaining = max(deadline - .now, .zero)
+            let nanoseconds = remaining.components.seconds * 1_000_000_000 + remaining.components.attoseconds / 1_000_000_000
+            DispatchQueue.global().asyncAfter(deadline: .now() + .nanoseconds(Int(clamping: nanoseconds))) { [self] in
                 expire(id)
             }
         }
-    }
-
-    /// The value once set, or nil if `deadline` on the continuous clock passes first.
-    public func wait(until deadline: ContinuousClock.Instant) async -> Value? {
-        await wait(until: deadline, clock: ContinuousClock())
     }
 
     /// Registers a waiter unless the value is already set; `expiring` starts whatever ends the wait early.

@@ -29,8 +29,15 @@ struct OnceValueTests {
     @Test("a wait ignores cancellation: it still ends with the value or at the deadline")
     func ignoresCancellation() async {
         let value = OnceValue<Int>()
-        let waiting = Task { await value.wait(until: .now + .milliseconds(50)) }
+        let start = ContinuousClock.now
+        let waiting = Task { await value.wait(until: start + .milliseconds(50)) }
         waiting.cancel()
         #expect(await waiting.value == nil)
+        #expect(ContinuousClock.now - start >= .milliseconds(50))
+        let set = Task { await value.wait(until: .now + .seconds(30)) }
+        set.cancel()
+        try? await Task.sleep(for: .milliseconds(20))
+        value.set(3)
+        #expect(await set.value == 3)
     }
 }
