@@ -1,5 +1,6 @@
 public import BridgeConfig
 import Hummingbird
+import HummingbirdCore
 import HummingbirdWebSocket
 public import Logging
 import NIOCore
@@ -43,18 +44,22 @@ public struct FrontendService: Service, CustomStringConvertible {
         let onListening = self.onListening
         let settings = self.settings
         let allows: @Sendable (String?) -> Bool = { settings.allows($0) }
+        let connections = OpenConnections()
         let app = Application(
             responder: FrontendResponder(
                 link: link, metrics: FrontendMetrics(link: link),
                 logs: LogDownload(ring: link.logs, token: settings.authToken?.value, loopbackOnly: loopback), allows: allows),
-            server: .http1WebSocketUpgrade { head, channel, _ in
-                let check = UpgradeCheck(head)
-                guard Self.isAPI(head.path), allows(channel.remoteAddress?.ipAddress), check.allowed(loopbackOnly: loopback) else {
-                    return .dontUpgrade
+            server: HTTPServerBuilder { responder in
+                let channel = HTTP1WebSocketUpgradeChannel(responder: responder, configuration: .init()) { head, channel, _ in
+                    let check = UpgradeCheck(head)
+                    guard Self.isAPI(head.path), allows(channel.remoteAddress?.ipAddress), check.allowed(loopbackOnly: loopback) else {
+                        return .dontUpgrade
+                    }
+                    return .upgrade([:]) { inbound, outbound, _ in
+                        try await session.run(inbound: inbound, outbound: outbound, channel: channel, user: check.remoteUser)
+                    }
                 }
-                return .upgrade([:]) { inbound, outbound, _ in
-                    try await session.run(inbound: inbound, outbound: outbound, channel: channel, user: check.remoteUser)
-                }
+                return TrackedChildChannel(base: channel, connections: connections)
             },
             configuration: ApplicationConfiguration(address: .hostname(host, port: settings.port), serverName: nil),
             onServerRunning: { channel in
@@ -64,7 +69,11 @@ public struct FrontendService: Service, CustomStringConvertible {
             },
             logger: logger)
         do {
-            try await app.run()
+            try await withTaskCancellationOrGracefulShutdownHandler {
+                try await app.run()
+            } onCancelOrGracefulShutdown: {
+                connections.close(after: Self.shutdownGrace)
+            }
         } catch {
             logger.error(
                 "The web frontend cannot serve; the bridge runs on without it",
@@ -72,6 +81,9 @@ public struct FrontendService: Service, CustomStringConvertible {
             try? await gracefulShutdown()
         }
     }
+
+    /// How long a shutdown lets open connections finish before it closes them.
+    static let shutdownGrace = Duration.seconds(2)
 
     /// The websocket's path is `api` under whatever prefix the page was loaded from.
     static func isAPI(_ path: String?) -> Bool {

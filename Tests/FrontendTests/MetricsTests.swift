@@ -2,6 +2,7 @@ import AsyncHTTPClient
 import BridgeCore
 import LIFXSimulator
 import Foundation
+import Glibc
 import Testing
 import TestSupport
 
@@ -115,6 +116,24 @@ struct DaemonFrontendTests {
         #expect(status == 0)
         #expect(ContinuousClock.now - started < .seconds(5))
         page.hangUp()
+        try await rig.stop()
+    }
+
+    @Test(
+        "a connection that never completes a request (a browser's preconnect, a stalled client) does not hold up the daemon's exit",
+        arguments: ["", "GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n"])
+    func silentConnectionAtShutdown(sent: String) async throws {
+        let rig = try await DaemonRig.start()
+        let client = try RawWebSocketClient(port: rig.port)
+        _ = send(client.descriptor, Array(sent.utf8), sent.utf8.count, 0)
+        try await Task.sleep(for: .milliseconds(500))
+        let started = ContinuousClock.now
+        let status = try await rig.bridge.terminate(timeout: .seconds(20))
+        #expect(status == 0)
+        #expect(ContinuousClock.now - started < .seconds(8))
+        // Cutting such a client off at shutdown is no error of the page.
+        #expect(!rig.bridge.stderr.contains("ERROR"), "\(rig.bridge.stderr)")
+        client.hangUp()
         try await rig.stop()
     }
 

@@ -1,0 +1,28 @@
+import Glibc
+import Testing
+import TestSupport
+
+@Suite("The frontend's stop is bounded whatever its clients do", .timeLimit(.minutes(1)))
+struct FrontendServiceStopTests {
+    @Test(
+        "a connection that never completes a request is closed after the grace, so the frontend stops",
+        arguments: ["", "GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n"])
+    func silentConnection(sent: String) async throws {
+        let frontend = try await FrontendHarness.start()
+        let client = try RawWebSocketClient(port: frontend.port)
+        _ = send(client.descriptor, Array(sent.utf8), sent.utf8.count, 0)
+        try await Task.sleep(for: .milliseconds(200))
+        let started = ContinuousClock.now
+        let stopped = Flag()
+        stopped.value = false
+        // Without the grace the stop never returns; waiting on it here would only end at the suite's time limit.
+        let stopping = Task {
+            await frontend.stop()
+            stopped.value = true
+        }
+        try await waitUntil("the frontend stopped", timeout: .seconds(15)) { stopped.value }
+        #expect(ContinuousClock.now - started >= .seconds(1), "the connection gets its grace before it is closed")
+        #expect(try await client.drainUntilClosed(timeout: .seconds(5)) == 0)
+        await stopping.value
+    }
+}
