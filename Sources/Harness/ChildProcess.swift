@@ -34,6 +34,15 @@ public final class ChildProcess: Sendable {
         } else {
             posix_spawn_file_actions_addopen(&actions, 2, stderrPath, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
         }
+        // Nothing else of this process goes with the child: the sockets of the test process (NIO accepts them
+        // without close-on-exec) would live on in it, and a connection the test closed would stay open.
+        // glibc (2.34 on) has the action, but its header declares it only for _GNU_SOURCE, which Swift's Glibc
+        // module does not set.
+        typealias CloseFrom = @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32
+        guard let symbol = dlsym(nil, "posix_spawn_file_actions_addclosefrom_np") else {
+            throw TestFailure("this C library cannot close a spawned child's other descriptors")
+        }
+        _ = unsafeBitCast(symbol, to: CloseFrom.self)(&actions, 3)
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
         defer { posix_spawnattr_destroy(&attributes) }

@@ -13,7 +13,7 @@ public final class RawWebSocketClient: Sendable {
 
     /// Connects to the web frontend at `port`; `receiveBuffer` bytes of receive buffer (nil: the system's).
     public init(port: Int, receiveBuffer: Int32? = 65536) throws {
-        descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard descriptor >= 0 else { throw TestFailure("socket() failed") }
         if var size = receiveBuffer {
             setsockopt(descriptor, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size))
