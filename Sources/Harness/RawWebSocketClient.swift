@@ -69,6 +69,13 @@ public final class RawWebSocketClient: Sendable {
         try write(frame)
     }
 
+    /// Sends `text` as it is, as a client that has not finished its request yet.
+    public func write(_ text: String) throws { try write(Array(text.utf8)) }
+
+    /// What a client may have sent when it stops before its request is whole: nothing (a browser's preconnect)
+    /// or half of one.
+    public static let unfinishedRequests = ["", "GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n"]
+
     private func write(_ bytes: [UInt8]) throws {
         guard send(descriptor, bytes, bytes.count, 0) == bytes.count else { throw TestFailure("send() failed") }
     }

@@ -1,4 +1,3 @@
-import Glibc
 import Testing
 import TestSupport
 
@@ -6,11 +5,11 @@ import TestSupport
 struct FrontendServiceStopTests {
     @Test(
         "a connection that never completes a request is closed after the grace, so the frontend stops",
-        arguments: ["", "GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n"])
+        arguments: RawWebSocketClient.unfinishedRequests)
     func silentConnection(sent: String) async throws {
         let frontend = try await FrontendHarness.start()
         let client = try RawWebSocketClient(port: frontend.port)
-        _ = send(client.descriptor, Array(sent.utf8), sent.utf8.count, 0)
+        try client.write(sent)
         try await Task.sleep(for: .milliseconds(200))
         let started = ContinuousClock.now
         let stopped = Flag()

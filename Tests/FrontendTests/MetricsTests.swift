@@ -2,7 +2,6 @@ import AsyncHTTPClient
 import BridgeCore
 import LIFXSimulator
 import Foundation
-import Glibc
 import Testing
 import TestSupport
 
@@ -121,11 +120,11 @@ struct DaemonFrontendTests {
 
     @Test(
         "a connection that never completes a request (a browser's preconnect, a stalled client) does not hold up the daemon's exit",
-        arguments: ["", "GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n"])
+        arguments: RawWebSocketClient.unfinishedRequests)
     func silentConnectionAtShutdown(sent: String) async throws {
         let rig = try await DaemonRig.start()
         let client = try RawWebSocketClient(port: rig.port)
-        _ = send(client.descriptor, Array(sent.utf8), sent.utf8.count, 0)
+        try client.write(sent)
         try await Task.sleep(for: .milliseconds(500))
         let started = ContinuousClock.now
         let status = try await rig.bridge.terminate(timeout: .seconds(20))
