@@ -38,13 +38,9 @@ final class OpenConnections: Sendable {
         for channel in open { Self.close(channel, after: grace) }
     }
 
-    /// How many connections are open.
-    var count: Int { state.withLock { $0.channels.count } }
-
     private static func close(_ channel: any Channel, after grace: Duration) {
         // A timer of the connection's own event loop: closing is that loop's work, and no task is left behind.
-        let nanoseconds = grace.components.seconds * 1_000_000_000 + grace.components.attoseconds / 1_000_000_000
-        channel.eventLoop.scheduleTask(in: .nanoseconds(nanoseconds)) {
+        channel.eventLoop.scheduleTask(in: TimeAmount(grace)) {
             // Input first: a connection still waiting for its first request then ends as one whose client went
             // away, which is no error; closing it outright fails the upgrade check, and Hummingbird logs that.
             channel.close(mode: .input, promise: nil)
