@@ -4,6 +4,7 @@ import PackageDescription
 let strictSettings: [SwiftSetting] = [
     .enableUpcomingFeature("ExistentialAny"),
     .enableUpcomingFeature("InternalImportsByDefault"),
+    .unsafeFlags(["-cross-module-optimization"], .when(configuration: .release)),
 ]
 
 // Where Debian's libdbus-1-dev puts the headers; the second one is per architecture (amd64 and arm64 builds).
