@@ -79,7 +79,11 @@ public struct DBusMatchRule: Sendable, Hashable {
     }
 
     static func path(_ path: String, isIn namespace: String) -> Bool {
-        namespace == "/" || path == namespace || path.hasPrefix(namespace + "/")
+        if namespace == "/" || path == namespace { return true }
+        // Compared as bytes, with no `namespace + "/"` made for every signal.
+        let bytes = path.utf8
+        guard bytes.starts(with: namespace.utf8) else { return false }
+        return bytes.dropFirst(namespace.utf8.count).first == UInt8(ascii: "/")
     }
 }
 

@@ -16,6 +16,8 @@ final class EventLoop {
     let tables: WatchTables
     /// The last signal's interface and member text, reused by the next (loop thread only).
     var names = SignalNames()
+    /// The inbox's other buffer: empty, with the capacity the last dispatch needed (see `processInbox`).
+    var spareInbox: [ConnectionCore.Inbound] = []
 
     private init(core: ConnectionCore, connection: OpaquePointer, tables: WatchTables) {
         self.core = core

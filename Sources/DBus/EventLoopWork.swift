@@ -68,10 +68,9 @@ extension EventLoop {
 
     /// Handles what dispatch enqueued; true once the bus closed the connection.
     func processInbox() -> Bool {
-        let batch = core.inbox.withLock { inbox -> [ConnectionCore.Inbound] in
-            defer { inbox = [] }
-            return inbox
-        }
+        // The inbox and the spare buffer trade places, so neither is grown again from empty for every dispatch.
+        var batch = spareInbox
+        core.inbox.withLock { swap(&$0, &batch) }
         var disconnected = false
         for item in batch {
             switch item {
@@ -80,6 +79,8 @@ extension EventLoop {
             case .disconnected: disconnected = true
             }
         }
+        batch.removeAll(keepingCapacity: true)
+        spareInbox = batch
         return disconnected
     }
 

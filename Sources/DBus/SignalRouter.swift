@@ -1,11 +1,30 @@
 import CDBus
 import Glibc
 
-/// The interface and member of the last signal routed, kept by the loop thread: nearly every signal of a
-/// burst repeats them, and each new `String` of that length is an allocation and a UTF-8 check.
+/// The interface and member of the last signal routed, and the object paths seen lately, kept by the loop
+/// thread: nearly every signal of a burst repeats them, and each new `String` of that length is an allocation
+/// and a UTF-8 check.
 struct SignalNames {
     private var interface = ""
     private var member = ""
+    /// Paths by a hash of their text, one per slot: fixed in size, so a path whose slot another took is only
+    /// made again. A device's path comes back with each of its adverts.
+    private var paths = [String](repeating: "", count: 1024)
+
+    /// The message's object path, reusing the text of the path last seen in its slot when it is the same.
+    mutating func path(_ message: MessageRef) -> String? {
+        guard let text = dbus_message_get_path(message.pointer) else { return nil }
+        // FNV-1a over the bytes up to the terminating NUL.
+        var hash: UInt32 = 2_166_136_261
+        var index = 0
+        while text[index] != 0 {
+            hash = (hash ^ UInt32(UInt8(bitPattern: text[index]))) &* 16_777_619
+            index += 1
+        }
+        let slot = Int(hash % UInt32(paths.count))
+        Self.reuse(&paths[slot], text)
+        return paths[slot]
+    }
 
     /// The message's interface and member, reusing the last ones' text when they are the same.
     mutating func read(_ message: MessageRef) -> (interface: String, member: String)? {
@@ -112,7 +131,7 @@ extension ConnectionCore {
     /// Loop thread: updates name owners from NameOwnerChanged, then hands the signal, read once, to every
     /// subscription whose rule matches.
     func route(_ message: MessageRef, names: inout SignalNames) {
-        guard let path = message.path, let (interface, member) = names.read(message) else { return }
+        guard let path = names.path(message), let (interface, member) = names.read(message) else { return }
         let header = DBusSignalHeader(sender: message.sender ?? "", path: path, interface: interface, member: member)
         let busName = DBusMatchRule.busName
         if header.sender == busName, interface == busName, member == "NameOwnerChanged",
@@ -121,17 +140,17 @@ extension ConnectionCore {
         {
             setOwner(name, owner: newOwner.isEmpty ? nil : newOwner, onlyIfUnknown: false)
         }
-        // The first argument is read only for a rule that names one (NameOwnerChanged watches), not per advert.
-        let sinks = router.withLock { router in
-            router.subscriptions.values.compactMap { subscription in
-                subscription.rule.matches(header, arg0: { message.firstStringArgument }, owner: { router.currentOwner(of: $0) })
-                    ? subscription.sink : nil
-            }
-        }
-        // A sink that reads the body itself takes it so; the others share one reading into values.
-        let rest = sinks.filter { sink in
-            guard var body = DBusBodyReader(message: message.pointer) else { return true }
-            return !sink.receive(header, body: &body)
+        // The tables as they are now: taken under the lock without a copy (a change made meanwhile copies them),
+        // and matched outside it, with no array of the matching sinks made for every signal.
+        let table = router.withLock { $0 }
+        var rest: [any DBusSignalSink] = []
+        for subscription in table.subscriptions.values {
+            // The first argument is read only for a rule that names one (NameOwnerChanged watches), not per advert.
+            guard subscription.rule.matches(header, arg0: { message.firstStringArgument }, owner: { table.currentOwner(of: $0) })
+            else { continue }
+            // A sink that reads the body itself takes it so; the others share one reading into values.
+            if var body = DBusBodyReader(message: message.pointer), subscription.sink.receive(header, body: &body) { continue }
+            rest.append(subscription.sink)
         }
         guard !rest.isEmpty else { return }
         do {
