@@ -46,10 +46,9 @@ extension BLEDriver {
             case .reading(let reading):
                 entry.passive = entry.passive ?? result.format
                 if let id = reading.packetID {
-                    var filter = entry.packets[result.format] ?? PacketFilter()
-                    let fresh = filter.accept(id, now: now)
-                    entry.packets[result.format] = filter
-                    guard fresh else { continue }
+                    guard entry.packets.update(result.format, initial: PacketFilter(), { $0.accept(id, now: now) }) else {
+                        continue
+                    }
                 }
                 if let counter = reading.counter {
                     // A counter that does not grow is a replay, unless the device restarted its count (as

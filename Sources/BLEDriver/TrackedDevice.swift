@@ -26,7 +26,7 @@ struct TrackedDevice {
     /// The readings of the batch being handled, weighed by the throttle when it ends.
     var pending: PendingReadings?
     /// Drops repeated adverts by packet id, per format.
-    var packets: [PassiveFormat: PacketFilter] = [:]
+    var packets = FormatTable<PacketFilter>()
     /// The passive format that made the device a sensor, if any.
     var passive: PassiveFormat?
     /// An encrypted passive sensor without a working key: shown, never decoded.
@@ -34,7 +34,7 @@ struct TrackedDevice {
     /// The maker and model its adverts name (MiBeacon product id, SwitchBot model byte).
     var model: SensorModel?
     /// The last encryption counter accepted, per format: an advert that does not go beyond it is a replay.
-    var counters: [PassiveFormat: UInt32] = [:]
+    var counters = FormatTable<UInt32>()
     /// The key problems already reported (`missing`, `wrong`, `downgrade`): each once per device.
     var keyProblems: Set<String> = []
     /// Every quantity the device has reported, in the order first seen: its sensors.
