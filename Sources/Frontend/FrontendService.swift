@@ -13,19 +13,21 @@ public struct FrontendService: Service, CustomStringConvertible {
     let link: FrontendLink
     let logger: Logger
     let authTimeout: Duration
+    let requestTimeout: Duration
     let maxSockets: Int
     let onListening: @Sendable (Int) -> Void
 
-    /// Creates the service; `maxSockets` pages may hold the websocket at once; `onListening` gets the bound
-    /// port (useful with port 0).
+    /// Creates the service; `maxSockets` pages may hold the websocket at once; a connection has `requestTimeout`
+    /// to send its first request; `onListening` gets the bound port (useful with port 0).
     public init(
         settings: FrontendSettings, link: FrontendLink, logger: Logger, authTimeout: Duration = .seconds(5),
-        maxSockets: Int = 64, onListening: @escaping @Sendable (Int) -> Void = { _ in }
+        requestTimeout: Duration = .seconds(20), maxSockets: Int = 64, onListening: @escaping @Sendable (Int) -> Void = { _ in }
     ) {
         self.settings = settings
         self.link = link
         self.logger = logger
         self.authTimeout = authTimeout
+        self.requestTimeout = requestTimeout
         self.maxSockets = maxSockets
         self.onListening = onListening
     }
@@ -44,13 +46,16 @@ public struct FrontendService: Service, CustomStringConvertible {
         let onListening = self.onListening
         let settings = self.settings
         let allows: @Sendable (String?) -> Bool = { settings.allows($0) }
-        let connections = OpenConnections()
+        let connections = OpenConnections(requestTimeout: requestTimeout, logger: logger)
+        // A connection kept open between requests is closed after a minute without one, as browsers expect.
+        let http1 = HTTP1Channel.Configuration(additionalChannelHandlers: [RequestArrival(connections)], idleTimeout: .seconds(60))
         let app = Application(
             responder: FrontendResponder(
                 link: link, metrics: FrontendMetrics(link: link),
                 logs: LogDownload(ring: link.logs, token: settings.authToken?.value, loopbackOnly: loopback), allows: allows),
             server: HTTPServerBuilder { responder in
-                let channel = HTTP1WebSocketUpgradeChannel(responder: responder, configuration: .init()) { head, channel, _ in
+                let channel = HTTP1WebSocketUpgradeChannel(responder: responder, configuration: .init(http1: http1)) { head, channel, _ in
+                    connections.requestArrived(on: channel)
                     let check = UpgradeCheck(head)
                     guard Self.isAPI(head.path), allows(channel.remoteAddress?.ipAddress), check.allowed(loopbackOnly: loopback) else {
                         return .dontUpgrade

@@ -18,7 +18,8 @@ final class FrontendHarness: Sendable {
     var api: String { "ws://127.0.0.1:\(port)/api" }
 
     static func start(
-        token: String? = nil, authTimeout: Duration = .seconds(5), limits: TapLimits = TapLimits(), lights: Int = 1,
+        token: String? = nil, authTimeout: Duration = .seconds(5), requestTimeout: Duration = .seconds(20),
+        limits: TapLimits = TapLimits(), lights: Int = 1,
         maxSockets: Int = 64, logs: LogRing? = nil, allowFrom: [String] = [],
         logger: Logger = Logger(label: "frontend-test")
     ) async throws -> FrontendHarness {
@@ -46,7 +47,7 @@ final class FrontendHarness: Sendable {
         let link = FrontendLink(tap: tap, inbox: bridge.inbox, base: "t2m", isConnected: { connected.value }, logs: logs)
         let port = Mutex(0)
         let service = FrontendService(
-            settings: settings, link: link, logger: logger, authTimeout: authTimeout,
+            settings: settings, link: link, logger: logger, authTimeout: authTimeout, requestTimeout: requestTimeout,
             maxSockets: maxSockets, onListening: { bound in port.withLock { $0 = bound } })
         let task = Task { try await service.run() }
         let bound = try await waitForValue("the frontend's port", timeout: .seconds(20)) { port.withLock { $0 == 0 ? nil : $0 } }
