@@ -98,10 +98,7 @@ public final class Broker: Sendable {
         running.signal(SIGTERM)
         // A broker with a bridge was once seen still running 15 s after SIGTERM in a loaded test pass; the tests
         // need its port again, not its farewell.
-        if (try? await running.waitForExit(timeout: .seconds(10))) == nil {
-            running.signal(SIGKILL)
-            try await running.waitForExit()
-        }
+        if (try? await running.waitForExit(timeout: .seconds(10))) == nil { try await kill() }
     }
 
     /// Stops the broker process (SIGSTOP): connections stay open, nothing is read or acknowledged.
