@@ -28,16 +28,21 @@ struct APISession {
             // 1013: try again later.
             return try await outbound.close(.unknown(1013), reason: "Too many pages")
         }
-        defer { gate.leave() }
+        var subscription: TapSubscription?
+        defer {
+            // The place first: once a page's subscription has ended (the pages the metrics count), a new page gets in.
+            gate.leave()
+            subscription?.cancel()
+        }
         var messages = inbound.messages(maxSize: link.inbox.limits.payloadBytes + 4096).makeAsyncIterator()
         if let token, !(try await authenticate(&messages, outbound: outbound, token: token)) { return }
         let logger = self.logger
-        let (snapshot, subscription) = link.tap.subscribe {
+        let (snapshot, subscribed) = link.tap.subscribe {
             // The socket cannot take a close frame while it is stalled: closing the channel ends both loops.
             logger.warning("Closed a frontend websocket that fell behind the bridge's publishes")
             channel.close(promise: nil)
         }
-        defer { subscription.cancel() }
+        subscription = subscribed
         try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask {
                 // At shutdown the server sends each page a close frame; a page that does not read would hold the
@@ -55,9 +60,9 @@ struct APISession {
                 }
                 // A page wakes at most every `pace` and then takes all that waits: under a stream of publishes the
                 // bridge's threads serve a few wake-ups a second per page instead of one per message.
-                while let message = await subscription.next() {
+                while let message = await subscribed.next() {
                     var batch = [message]
-                    while batch.count < Self.batch, let more = subscription.poll() { batch.append(more) }
+                    while batch.count < Self.batch, let more = subscribed.poll() { batch.append(more) }
                     try await send(batch[...], on: channel)
                     try await Task.sleep(for: pace)
                 }

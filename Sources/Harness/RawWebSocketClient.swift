@@ -38,9 +38,9 @@ public final class RawWebSocketClient: Sendable {
         close(descriptor)
     }
 
-    /// Upgrades to a websocket and sends `first`; `origin` is sent as a browser would, `headers` (`Name: value`)
+    /// Upgrades to a websocket and sends `first` (if any); `origin` is sent as a browser would, `headers` (`Name: value`)
     /// as a proxy in front adds them.
-    public func handshake(first text: String, host: String = "127.0.0.1", origin: String? = nil, headers: [String] = []) async throws {
+    public func handshake(first text: String?, host: String = "127.0.0.1", origin: String? = nil, headers: [String] = []) async throws {
         let request = "GET /api HTTP/1.1\r\nHost: \(host)\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
             + (origin.map { "Origin: \($0)\r\n" } ?? "") + headers.map { $0 + "\r\n" }.joined()
             + "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n"
@@ -61,6 +61,7 @@ public final class RawWebSocketClient: Sendable {
         guard String(decoding: response, as: UTF8.self).hasPrefix("HTTP/1.1 101") else {
             throw TestFailure("upgrade refused: \(String(decoding: response, as: UTF8.self))")
         }
+        guard let text else { return }
         // One masked text frame (a client must mask), short enough for a 7-bit length.
         let payload = Array(text.utf8)
         let mask: [UInt8] = [1, 2, 3, 4]
@@ -85,20 +86,65 @@ public final class RawWebSocketClient: Sendable {
         var total = 0
         var buffer = [UInt8](repeating: 0, count: 65536)
         let deadline = ContinuousClock.now + timeout
-        // The socket is read once more after the deadline: on a loaded machine the task may first run again
-        // only after it, and what the server did by then counts.
+        while let count = try await receive(&buffer, deadline: deadline, failure: "the server kept the stalled connection open") {
+            total += count
+        }
+        return total
+    }
+
+    /// Reads the server's frames up to its close frame: how many text frames came before it, and its code (nil when
+    /// the connection ended without one).
+    public func closeFrame(timeout: Duration) async throws -> (texts: Int, code: UInt16?) {
+        var pending: [UInt8] = []
+        var texts = 0
+        var buffer = [UInt8](repeating: 0, count: 65536)
+        let deadline = ContinuousClock.now + timeout
+        while true {
+            while let frame = Self.frame(in: pending) {
+                pending.removeFirst(frame.length)
+                if frame.opcode == 0x8 {
+                    return (texts, frame.payload.count >= 2 ? frame.payload.prefix(2).reduce(0) { $0 << 8 | UInt16($1) } : nil)
+                }
+                if frame.opcode == 0x1 { texts += 1 }
+            }
+            guard let count = try await receive(&buffer, deadline: deadline, failure: "no close frame from the server") else {
+                return (texts, nil)
+            }
+            pending += buffer[0..<count]
+        }
+    }
+
+    /// The first whole frame in `bytes`, as a server sends it (unmasked): its opcode, its payload and its length.
+    static func frame(in bytes: [UInt8]) -> (opcode: UInt8, payload: ArraySlice<UInt8>, length: Int)? {
+        guard bytes.count >= 2 else { return nil }
+        var header = 2
+        var size = Int(bytes[1] & 0x7f)
+        if size == 126 {
+            guard bytes.count >= 4 else { return nil }
+            size = Int(bytes[2]) << 8 | Int(bytes[3])
+            header = 4
+        } else if size == 127 {
+            guard bytes.count >= 10 else { return nil }
+            size = bytes[2..<10].reduce(0) { $0 << 8 | Int($1) }
+            header = 10
+        }
+        guard bytes.count >= header + size else { return nil }
+        return (bytes[0] & 0x0f, bytes[header..<header + size], header + size)
+    }
+
+    /// Waits for bytes without blocking a thread: their count, or nil once the server has closed the connection;
+    /// `failure` is thrown when nothing comes by `deadline`. The socket is read once more after the deadline: on a
+    /// loaded machine the task may first run again only after it, and what the server did by then counts.
+    private func receive(_ buffer: inout [UInt8], deadline: ContinuousClock.Instant, failure: String) async throws -> Int? {
         while true {
             let late = ContinuousClock.now >= deadline
             let count = recv(descriptor, &buffer, buffer.count, Int32(MSG_DONTWAIT))
-            if count == 0 { return total }
-            if count < 0 {
-                if errno == ECONNRESET { return total }
-                guard errno == EAGAIN || errno == EWOULDBLOCK else { throw TestFailure("recv() failed: \(errno)") }
-                if late { throw TestFailure("the server kept the stalled connection open") }
-                try await Task.sleep(for: .milliseconds(1))
-                continue
-            }
-            total += count
+            if count > 0 { return count }
+            if count == 0 { return nil }
+            if errno == ECONNRESET { return nil }
+            guard errno == EAGAIN || errno == EWOULDBLOCK else { throw TestFailure("recv() failed: \(errno)") }
+            if late { throw TestFailure(failure) }
+            try await Task.sleep(for: .milliseconds(1))
         }
     }
 }

@@ -1,3 +1,5 @@
+import Foundation
+
 /// A failed expectation inside a test helper, with a message that says what was awaited.
 public struct TestFailure: Error, CustomStringConvertible {
     /// What went wrong.
@@ -33,5 +35,26 @@ public func waitForValue<T>(
         if let value = try await produce() { return value }
         guard ContinuousClock.now < deadline else { throw TestFailure("timed out after \(timeout) waiting for \(what())") }
         try await Task.sleep(for: interval)
+    }
+}
+
+/// Runs `body`, failing with `TestFailure` naming `what` once `limit` has passed. The failure is also printed at
+/// once: a body that ignores cancellation holds the thrown one back until it returns, and the log should still
+/// name the step that waited.
+public func withTimeLimit<T: Sendable>(
+    _ what: String, _ limit: Duration, _ body: @escaping @Sendable () async throws -> T
+) async throws -> T {
+    try await withThrowingTaskGroup(of: T?.self) { group in
+        group.addTask { try await body() }
+        group.addTask {
+            try await Task.sleep(for: limit)
+            FileHandle.standardError.write(Data("timed out after \(limit) waiting for \(what)\n".utf8))
+            throw TestFailure("timed out after \(limit) waiting for \(what)")
+        }
+        defer { group.cancelAll() }
+        while let result = try await group.next() {
+            if let value = result { return value }
+        }
+        throw CancellationError()
     }
 }

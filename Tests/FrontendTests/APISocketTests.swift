@@ -18,16 +18,18 @@ struct APISocketTests {
         let frames = Mutex<[JSONValue]>([])
         // Each retained message is one frame, and bridge/devices is larger than the client's default frame limit.
         let configuration = WebSocketClientConfiguration(maxFrameSize: 1 << 24)
-        let close = try await WebSocketClient.connect(url: url, configuration: configuration, logger: logger) { inbound, outbound, _ in
-            if let first { try await outbound.write(.text(first)) }
-            for text in send { try await outbound.write(.text(text)) }
-            for try await message in inbound.messages(maxSize: 1 << 22) {
-                guard case .text(let text) = message, let frame = JSONValue.parse(Array(text.utf8)) else { continue }
-                let done = frames.withLock { frames in
-                    frames.append(frame)
-                    return until(frames)
+        let close = try await withTimeLimit("a websocket session with \(url)", .seconds(40)) {
+            try await WebSocketClient.connect(url: url, configuration: configuration, logger: logger) { inbound, outbound, _ in
+                if let first { try await outbound.write(.text(first)) }
+                for text in send { try await outbound.write(.text(text)) }
+                for try await message in inbound.messages(maxSize: 1 << 22) {
+                    guard case .text(let text) = message, let frame = JSONValue.parse(Array(text.utf8)) else { continue }
+                    let done = frames.withLock { frames in
+                        frames.append(frame)
+                        return until(frames)
+                    }
+                    if done { break }
                 }
-                if done { break }
             }
         }
         let code: UInt16? = close.map { frame in
@@ -89,10 +91,12 @@ struct APISocketTests {
         let notAuth = try await Self.session(frontend.api, first: #"{"topic":"bridge/request/health_check","payload":{}}"#) { _ in false }
         #expect(notAuth.close == 4401)
         #expect(notAuth.frames.isEmpty)
+        // A page that sends nothing: on a loaded machine the close frame can come as soon as the upgrade's response.
         let started = ContinuousClock.now
-        let silent = try await Self.session(frontend.api) { _ in false }
-        #expect(silent.close == 4401)
-        #expect(silent.frames.isEmpty)
+        let silent = try RawWebSocketClient(port: frontend.port)
+        try await silent.handshake(first: nil)
+        let close = try await silent.closeFrame(timeout: .seconds(10))
+        #expect(close.code == 4401 && close.texts == 0)
         #expect(ContinuousClock.now - started >= .milliseconds(450))
         await frontend.stop()
     }
@@ -138,8 +142,12 @@ struct APISocketTests {
         let holding = [try RawWebSocketClient(port: frontend.port), try RawWebSocketClient(port: frontend.port)]
         for page in holding { try await page.handshake(first: #"{"auth":""}"#) }
         try await waitUntil("two pages subscribed", timeout: .seconds(10)) { frontend.tap.readerCount == 2 }
-        let refused = try await Self.session(frontend.api, first: #"{"auth":""}"#) { _ in false }
-        #expect(refused.close == 1013 && refused.frames.isEmpty)
+        // A raw client: the close frame and the server's end of the connection come right behind the upgrade's
+        // response. A client library still upgrading when all three are in its socket loses the last two, and waits.
+        let refused = try RawWebSocketClient(port: frontend.port)
+        try await refused.handshake(first: #"{"auth":""}"#)
+        let close = try await refused.closeFrame(timeout: .seconds(10))
+        #expect(close.code == 1013 && close.texts == 0)
         holding[1].hangUp()
         try await waitUntil("a place free", timeout: .seconds(30)) { frontend.tap.readerCount == 1 }
         let admitted = try await Self.session(frontend.api, first: #"{"auth":""}"#) { !$0.isEmpty }

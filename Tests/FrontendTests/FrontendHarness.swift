@@ -4,6 +4,7 @@ import BridgeCore
 import Frontend
 import Logging
 import Synchronization
+import Testing
 import TestSupport
 
 /// The frontend in the test process over a `MemoryBridge`, on a free port of 127.0.0.1.
@@ -63,9 +64,15 @@ final class FrontendHarness: Sendable {
     }
 
     func stop() async {
-        task.cancel()
-        _ = await task.result
-        await bridge.stop()
+        do {
+            try await withTimeLimit("the frontend and its bridge to stop", .seconds(30)) { [self] in
+                task.cancel()
+                _ = await task.result
+                await bridge.stop()
+            }
+        } catch {
+            Issue.record(error)
+        }
     }
 }
 
