@@ -48,8 +48,9 @@ struct NovaTests {
             Issue.record("\(error)\n\(bridge.stderr.suffix(3000))\n\(try await writes(standIn))")
             throw error
         }
-        // Renewed at two thirds of 1500 ms while on.
-        try await waitUntil("a renewal", timeout: .seconds(5)) { try await writes(standIn).count >= 3 }
+        // Renewed at two thirds of 1500 ms while on; each renewal waits for the stand-in's ack, which a loaded
+        // machine once held back past 5 s for two of them.
+        try await waitUntil("a renewal", timeout: .seconds(15)) { try await writes(standIn).count >= 3 }
         #expect(try await writes(standIn).dropFirst().allSatisfy { $0.hasSuffix(":L,FF,00,05DC) request") })
         client.publish("t2m/flash/set", "OFF")
         do {
