@@ -44,7 +44,7 @@ public func waitForValue<T>(
 public func withTimeLimit<T: Sendable>(
     _ what: String, _ limit: Duration, _ body: @escaping @Sendable () async throws -> T
 ) async throws -> T {
-    try await withThrowingTaskGroup(of: T?.self) { group in
+    try await withThrowingTaskGroup(of: T.self) { group in
         group.addTask { try await body() }
         group.addTask {
             try await Task.sleep(for: limit)
@@ -52,9 +52,8 @@ public func withTimeLimit<T: Sendable>(
             throw TestFailure("timed out after \(limit) waiting for \(what)")
         }
         defer { group.cancelAll() }
-        while let result = try await group.next() {
-            if let value = result { return value }
-        }
-        throw CancellationError()
+        // The first to finish decides: the body's value, or the timer's failure.
+        guard let value = try await group.next() else { throw CancellationError() }
+        return value
     }
 }
