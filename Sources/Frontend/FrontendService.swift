@@ -15,13 +15,16 @@ public struct FrontendService: Service, CustomStringConvertible {
     let authTimeout: Duration
     let requestTimeout: Duration
     let maxSockets: Int
+    let maxConnections: Int
     let onListening: @Sendable (Int) -> Void
 
-    /// Creates the service; `maxSockets` pages may hold the websocket at once; a connection has `requestTimeout`
-    /// to send its first request; `onListening` gets the bound port (useful with port 0).
+    /// Creates the service; `maxSockets` pages may hold the websocket at once, and `maxConnections` connections
+    /// (pages included) be open; a connection has `requestTimeout` to send its first request head, and a request
+    /// as long again to be whole; `onListening` gets the bound port (useful with port 0).
     public init(
         settings: FrontendSettings, link: FrontendLink, logger: Logger, authTimeout: Duration = .seconds(5),
-        requestTimeout: Duration = .seconds(20), maxSockets: Int = 64, onListening: @escaping @Sendable (Int) -> Void = { _ in }
+        requestTimeout: Duration = .seconds(20), maxSockets: Int = 64, maxConnections: Int = 128,
+        onListening: @escaping @Sendable (Int) -> Void = { _ in }
     ) {
         self.settings = settings
         self.link = link
@@ -29,6 +32,7 @@ public struct FrontendService: Service, CustomStringConvertible {
         self.authTimeout = authTimeout
         self.requestTimeout = requestTimeout
         self.maxSockets = maxSockets
+        self.maxConnections = maxConnections
         self.onListening = onListening
     }
 
@@ -46,7 +50,7 @@ public struct FrontendService: Service, CustomStringConvertible {
         let onListening = self.onListening
         let settings = self.settings
         let allows: @Sendable (String?) -> Bool = { settings.allows($0) }
-        let connections = OpenConnections(requestTimeout: requestTimeout, logger: logger)
+        let connections = OpenConnections(requestTimeout: requestTimeout, limit: maxConnections, logger: logger)
         // A connection kept open between requests is closed after a minute without one, as browsers expect.
         let http1 = HTTP1Channel.Configuration(additionalChannelHandlers: [RequestArrival(connections)], idleTimeout: .seconds(60))
         let app = Application(

@@ -1,6 +1,7 @@
 import HummingbirdCore
 import Logging
 import NIOCore
+import NIOHTTPTypes
 import Synchronization
 
 /// The connections the frontend has accepted, so that neither a running frontend nor its shutdown waits on a
@@ -14,23 +15,36 @@ final class OpenConnections: Sendable {
         /// The connections whose first request head has not come yet, with the timer that closes them.
         var waiting: [ObjectIdentifier: Scheduled<Void>] = [:]
         var grace: Duration?
+        /// Connections refused (the limit was reached) since the last warning, and when that was.
+        var refused = 0
+        var refusedLogged: ContinuousClock.Instant?
     }
 
     private let state = Mutex(State())
-    /// How long a new connection may take to send its first request head.
+    /// How long a new connection may take to send its first request head, and a request to be whole after it.
     let requestTimeout: Duration
+    /// How many connections may be open at once: each holds a descriptor of the daemon, which it shares with the
+    /// broker connection, D-Bus and the EV3 links.
+    let limit: Int
     private let logger: Logger
 
-    /// Tracks connections; one that has sent no whole request head `requestTimeout` after it was accepted is closed.
-    init(requestTimeout: Duration, logger: Logger) {
+    /// Tracks connections; one that has sent no whole request head `requestTimeout` after it was accepted is
+    /// closed, and so is one accepted while `limit` others are open.
+    init(requestTimeout: Duration, limit: Int, logger: Logger) {
         self.requestTimeout = requestTimeout
+        self.limit = limit
         self.logger = logger
     }
 
     /// Enters an accepted connection until it closes; one accepted after `close(after:)` gets the same grace.
-    func add(_ channel: any Channel) {
+    /// False when `limit` connections are open already: the caller closes this one once it is set up.
+    func add(_ channel: any Channel) -> Bool {
         let id = ObjectIdentifier(channel)
-        let grace = state.withLock { state -> Duration? in
+        let (admitted, grace) = state.withLock { state -> (Bool, Duration?) in
+            guard state.channels.count < limit else {
+                noteRefused(&state)
+                return (false, nil)
+            }
             state.channels[id] = channel
             // Scheduled under the lock, so the timer cannot look for its entry before it is there.
             state.waiting[id] = channel.eventLoop.scheduleTask(in: TimeAmount(requestTimeout)) { [self] in
@@ -40,8 +54,9 @@ final class OpenConnections: Sendable {
                     metadata: ["client": "\(channel.remoteAddress?.ipAddress ?? "?")"])
                 Self.end(channel)
             }
-            return state.grace
+            return (true, state.grace)
         }
+        guard admitted else { return false }
         channel.closeFuture.whenComplete { [self] _ in
             let timer = state.withLock { state -> Scheduled<Void>? in
                 state.channels.removeValue(forKey: id)
@@ -50,6 +65,19 @@ final class OpenConnections: Sendable {
             timer?.cancel()
         }
         if let grace { Self.close(channel, after: grace) }
+        return true
+    }
+
+    /// Counts a refusal; warns at most once a minute, so a flood of connections does not flood the log too.
+    private func noteRefused(_ state: inout State) {
+        state.refused += 1
+        let now = ContinuousClock.now
+        if let last = state.refusedLogged, now - last < .seconds(60) { return }
+        logger.warning(
+            "Web frontend connections refused: too many open at once",
+            metadata: ["limit": "\(limit)", "refused": "\(state.refused)"])
+        state.refused = 0
+        state.refusedLogged = now
     }
 
     /// A connection's first request head came: from now on Hummingbird's idle timeout (or the websocket's own
@@ -73,7 +101,8 @@ final class OpenConnections: Sendable {
         channel.eventLoop.scheduleTask(in: TimeAmount(grace)) { end(channel) }
     }
 
-    private static func end(_ channel: any Channel) {
+    /// Closes a connection as one whose client went away.
+    static func end(_ channel: any Channel) {
         // Input first: a connection still waiting for its first request then ends as one whose client went away,
         // which is no error; closing it outright fails the upgrade check, and Hummingbird logs that.
         channel.close(mode: .input, promise: nil)
@@ -82,15 +111,40 @@ final class OpenConnections: Sendable {
 }
 
 /// Tells `OpenConnections` that a connection's first request head came and was not an upgrade: Hummingbird adds
-/// it, with its HTTP handlers, once it has read that head. It passes every read on as it came (NIO takes only
-/// inbound or outbound handlers).
+/// it, with its HTTP handlers, once it has read that head. From then on it gives each request `requestTimeout`
+/// from its head to its end: Hummingbird's idle timeout starts again with every read, so a body that trickles
+/// in a byte at a time would hold the connection for as long as the client likes. It passes every part on.
 final class RequestArrival: ChannelInboundHandler, RemovableChannelHandler {
-    typealias InboundIn = Any
+    typealias InboundIn = HTTPRequestPart
+    typealias InboundOut = HTTPRequestPart
     private let connections: OpenConnections
+    /// Closes the connection unless the request under way ends first; used on the channel's event loop only.
+    private var deadline: Scheduled<Void>?
 
     init(_ connections: OpenConnections) { self.connections = connections }
 
     func handlerAdded(context: ChannelHandlerContext) { connections.requestArrived(on: context.channel) }
+
+    func handlerRemoved(context: ChannelHandlerContext) { deadline?.cancel() }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        switch unwrapInboundIn(data) {
+        case .head:
+            let channel = context.channel
+            deadline?.cancel()
+            deadline = context.eventLoop.scheduleTask(in: TimeAmount(connections.requestTimeout)) { OpenConnections.end(channel) }
+        case .end:
+            deadline?.cancel()
+            deadline = nil
+        case .body: break
+        }
+        context.fireChannelRead(data)
+    }
+
+    func channelInactive(context: ChannelHandlerContext) {
+        deadline?.cancel()
+        context.fireChannelInactive()
+    }
 }
 
 /// A server child channel whose connections are entered in `OpenConnections` while they are open.
@@ -100,7 +154,11 @@ struct TrackedChildChannel<Base: ServerChildChannel>: ServerChildChannel {
 
     /// Enters the connection, then sets it up as `base` does.
     func setup(channel: any Channel, logger: Logger) -> EventLoopFuture<Base.Value> {
-        connections.add(channel)
+        if !connections.add(channel) {
+            // Set up as usual and closed once active: a failed setup would reach the server's accept loop as an
+            // error, and a channel not yet registered cannot close its input.
+            try? channel.pipeline.syncOperations.addHandler(RefusedConnection())
+        }
         return base.setup(channel: channel, logger: logger)
     }
 
@@ -108,4 +166,11 @@ struct TrackedChildChannel<Base: ServerChildChannel>: ServerChildChannel {
     func handle(value: Base.Value, logger: Logger) async {
         await base.handle(value: value, logger: logger)
     }
+}
+
+/// Closes a connection refused for the limit as soon as it is active, before it is read.
+final class RefusedConnection: ChannelInboundHandler, RemovableChannelHandler {
+    typealias InboundIn = Any
+
+    func channelActive(context: ChannelHandlerContext) { OpenConnections.end(context.channel) }
 }

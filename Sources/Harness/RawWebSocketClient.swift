@@ -78,7 +78,8 @@ public final class RawWebSocketClient: Sendable {
     public static let unfinishedRequests = ["", "GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n"]
 
     private func write(_ bytes: [UInt8]) throws {
-        guard send(descriptor, bytes, bytes.count, 0) == bytes.count else { throw TestFailure("send() failed") }
+        // MSG_NOSIGNAL: a write after the server closed fails here instead of killing the test process.
+        guard send(descriptor, bytes, bytes.count, Int32(MSG_NOSIGNAL)) == bytes.count else { throw TestFailure("send() failed") }
     }
 
     /// Reads everything the server still sends; returns the byte count once it has closed the connection.

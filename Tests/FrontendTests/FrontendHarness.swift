@@ -21,7 +21,7 @@ final class FrontendHarness: Sendable {
     static func start(
         token: String? = nil, authTimeout: Duration = .seconds(5), requestTimeout: Duration = .seconds(20),
         limits: TapLimits = TapLimits(), lights: Int = 1,
-        maxSockets: Int = 64, logs: LogRing? = nil, allowFrom: [String] = [],
+        maxSockets: Int = 64, maxConnections: Int = 128, logs: LogRing? = nil, allowFrom: [String] = [],
         logger: Logger = Logger(label: "frontend-test")
     ) async throws -> FrontendHarness {
         let tap = PublishTap(base: "t2m", limits: limits)
@@ -49,7 +49,7 @@ final class FrontendHarness: Sendable {
         let port = Mutex(0)
         let service = FrontendService(
             settings: settings, link: link, logger: logger, authTimeout: authTimeout, requestTimeout: requestTimeout,
-            maxSockets: maxSockets, onListening: { bound in port.withLock { $0 = bound } })
+            maxSockets: maxSockets, maxConnections: maxConnections, onListening: { bound in port.withLock { $0 = bound } })
         let task = Task { try await service.run() }
         let bound = try await waitForValue("the frontend's port", timeout: .seconds(20)) { port.withLock { $0 == 0 ? nil : $0 } }
         return FrontendHarness(bridge: bridge, tap: tap, port: bound, connected: connected, task: task)

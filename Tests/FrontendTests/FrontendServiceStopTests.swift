@@ -48,6 +48,46 @@ struct FrontendServiceStopTests {
         await frontend.stop()
     }
 
+    @Test("a request whose body trickles in is closed once its time is up, however often a byte comes")
+    func tricklingBody() async throws {
+        let frontend = try await FrontendHarness.start(requestTimeout: .seconds(1))
+        let client = try RawWebSocketClient(port: frontend.port)
+        let started = ContinuousClock.now
+        try client.write("POST /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 1000000\r\n\r\n")
+        // A byte every 100 ms: each read would start an idle timer again.
+        var closed = false
+        while !closed, ContinuousClock.now - started < .seconds(15) {
+            try? client.write("x")
+            closed = (try? await client.drainUntilClosed(timeout: .milliseconds(100))) != nil
+        }
+        let elapsed = ContinuousClock.now - started
+        #expect(closed, "the connection is closed while its body still trickles in")
+        #expect(elapsed >= .milliseconds(900), "closed only once its time is up")
+        client.hangUp()
+        await frontend.stop()
+    }
+
+    @Test("past the limit of open connections a new one is closed at once, and one gets in once a place is free")
+    func connectionLimit() async throws {
+        let frontend = try await FrontendHarness.start(maxConnections: 3)
+        // Three clients that have sent nothing yet hold every place (the request timeout is 20 s).
+        var held = try (0..<3).map { _ in try RawWebSocketClient(port: frontend.port) }
+        try await Task.sleep(for: .milliseconds(300))
+        let refused = try RawWebSocketClient(port: frontend.port)
+        #expect(try await refused.drainUntilClosed(timeout: .seconds(5)) == 0, "the fourth connection is closed")
+        held.removeFirst().hangUp()
+        // The place is given back once the server sees the hang-up.
+        let served = try await waitForValue("a connection served after a place came free", timeout: .seconds(10)) { () -> Int? in
+            let client = try RawWebSocketClient(port: frontend.port)
+            try client.write("GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
+            let count = (try? await client.drainUntilClosed(timeout: .seconds(2))) ?? 0
+            return count > 0 ? count : nil
+        }
+        #expect(served > 0)
+        for client in held { client.hangUp() }
+        await frontend.stop()
+    }
+
     @Test("a connection kept open after a plain request is not closed by the request timeout")
     func keptAlive() async throws {
         // 3 s: on a loaded machine the request may be read a while after it was sent, and the timer runs from the accept.
