@@ -30,40 +30,81 @@ public struct Quantity: Sendable, Hashable {
         case always
     }
 
+    /// The fields, shared by every copy: a measurement is copied from the decoder through the driver's tables
+    /// several times per advert, and one reference costs one retain where nine fields (five of them strings)
+    /// cost nine.
+    private final class Storage: Sendable {
+        let key: String
+        let name: String
+        let kind: Kind
+        let unit: String?
+        let deviceClass: String?
+        let stateClass: String?
+        let diagnostic: Bool
+        let change: ChangeRule
+        let inverted: Bool
+
+        init(
+            key: String, name: String, kind: Kind, unit: String?, deviceClass: String?, stateClass: String?,
+            diagnostic: Bool, change: ChangeRule, inverted: Bool
+        ) {
+            self.key = key
+            self.name = name
+            self.kind = kind
+            self.unit = unit
+            self.deviceClass = deviceClass
+            self.stateClass = stateClass
+            self.diagnostic = diagnostic
+            self.change = change
+            self.inverted = inverted
+        }
+    }
+
+    private let storage: Storage
+
     /// The key in the device's state, e.g. `temperature`.
-    public let key: String
+    public var key: String { storage.key }
     /// A human name, e.g. `Temperature`.
-    public let name: String
+    public var name: String { storage.name }
     /// How the value is shown.
-    public let kind: Kind
+    public var kind: Kind { storage.kind }
     /// The unit, as Home Assistant spells it (`°C`, `%`, `hPa`); nil for none.
-    public let unit: String?
+    public var unit: String? { storage.unit }
     /// Home Assistant's device class, only where Home Assistant 2024.1 knows it for this unit.
-    public let deviceClass: String?
+    public var deviceClass: String? { storage.deviceClass }
     /// Home Assistant's state class (`measurement`, `total`, `total_increasing`).
-    public let stateClass: String?
+    public var stateClass: String? { storage.stateClass }
     /// Diagnostic values are filed apart, as zigbee2mqtt does for link quality.
-    public let diagnostic: Bool
+    public var diagnostic: Bool { storage.diagnostic }
     /// When a change is worth a publish.
-    public let change: ChangeRule
+    public var change: ChangeRule { storage.change }
     /// A binary value whose `ON` is its device class's off: zigbee2mqtt's `contact` is on when closed, where
     /// Home Assistant's door sensor is on when open.
-    public let inverted: Bool
+    public var inverted: Bool { storage.inverted }
 
     /// Creates a quantity.
     public init(
         _ key: String, name: String, kind: Kind = .numeric, unit: String? = nil, deviceClass: String? = nil,
         stateClass: String? = nil, diagnostic: Bool = false, change: ChangeRule = .any, inverted: Bool = false
     ) {
-        self.inverted = inverted
-        self.key = key
-        self.name = name
-        self.kind = kind
-        self.unit = unit
-        self.deviceClass = deviceClass
-        self.stateClass = stateClass
-        self.diagnostic = diagnostic
-        self.change = change
+        storage = Storage(
+            key: key, name: name, kind: kind, unit: unit, deviceClass: deviceClass, stateClass: stateClass,
+            diagnostic: diagnostic, change: change, inverted: inverted)
+    }
+
+    /// Equal when every field is: two quantities made apart with the same fields are the same quantity.
+    public static func == (lhs: Quantity, rhs: Quantity) -> Bool {
+        let (a, b) = (lhs.storage, rhs.storage)
+        return a === b
+            || (a.key == b.key && a.name == b.name && a.kind == b.kind && a.unit == b.unit && a.deviceClass == b.deviceClass
+                && a.stateClass == b.stateClass && a.diagnostic == b.diagnostic && a.change == b.change
+                && a.inverted == b.inverted)
+    }
+
+    /// Hashes the key and name, which equal quantities share.
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(storage.key)
+        hasher.combine(storage.name)
     }
 
     /// A numeric sensor read at a point in time.
