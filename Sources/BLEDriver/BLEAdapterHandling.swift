@@ -19,13 +19,16 @@ extension BLEDriver {
         case .failed(let reason):
             if adapter == nil { setOffline(.bluezUnavailable, reason) }
         case .changed(let changes):
+            // One reading of the clock for the batch: it was taken from the mailbox at once, and its changes
+            // are handled within the same few milliseconds.
+            let now = self.now
             for change in changes {
                 switch change {
                 case .device(let device, let properties):
                     // A burst's device changes reach the bridge together: one hand-over and one wake-up for
                     // the batch, and each device's readings are weighed once, at its end. Nothing here
                     // waits, so nothing else's events are held up.
-                    deviceChanged(device, properties: properties, client)
+                    deviceChanged(device, properties: properties, client, at: now)
                 case .adapter, .adapterRemoved:
                     flushOutbox()
                     await adapterChanged(client)

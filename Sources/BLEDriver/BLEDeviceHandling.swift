@@ -8,12 +8,11 @@ import Support
 
 /// Devices: which appear, their signal, data, last-seen time and status.
 extension BLEDriver {
-    /// Takes one change of a device as part of a batch (opened here if none is), which `flushOutbox()` ends.
-    func deviceChanged(_ device: BlueZDevice, properties: BlueZDevice.Properties, _ client: BlueZClient) {
+    /// Takes one change of a device, at the batch's time `now`, as part of a batch (opened here if none is), which
+    /// `flushOutbox()` ends.
+    func deviceChanged(_ device: BlueZDevice, properties: BlueZDevice.Properties, _ client: BlueZClient, at now: Double) {
         if outbox == nil { outbox = DeviceEventBatch() }
         guard let address = device.address else { return }
-        // One reading of the clock for the whole change: its tables and windows all take this time.
-        let now = self.now
         let path = device.path
         let hasData = !properties.isDisjoint(with: .advertData)
         let results =
