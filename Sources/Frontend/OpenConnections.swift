@@ -40,11 +40,8 @@ final class OpenConnections: Sendable {
     /// False when `limit` connections are open already: the caller closes this one once it is set up.
     func add(_ channel: any Channel) -> Bool {
         let id = ObjectIdentifier(channel)
-        let (admitted, grace) = state.withLock { state -> (Bool, Duration?) in
-            guard state.channels.count < limit else {
-                noteRefused(&state)
-                return (false, nil)
-            }
+        let (admitted, grace, refused) = state.withLock { state -> (Bool, Duration?, Int?) in
+            guard state.channels.count < limit else { return (false, nil, Self.countRefusal(&state)) }
             state.channels[id] = channel
             // Scheduled under the lock, so the timer cannot look for its entry before it is there.
             state.waiting[id] = channel.eventLoop.scheduleTask(in: TimeAmount(requestTimeout)) { [self] in
@@ -54,7 +51,11 @@ final class OpenConnections: Sendable {
                     metadata: ["client": "\(channel.remoteAddress?.ipAddress ?? "?")"])
                 Self.end(channel)
             }
-            return (true, state.grace)
+            return (true, state.grace, nil)
+        }
+        if let refused {
+            logger.warning(
+                "Web frontend connections refused: too many open at once", metadata: ["limit": "\(limit)", "refused": "\(refused)"])
         }
         guard admitted else { return false }
         channel.closeFuture.whenComplete { [self] _ in
@@ -68,16 +69,15 @@ final class OpenConnections: Sendable {
         return true
     }
 
-    /// Counts a refusal; warns at most once a minute, so a flood of connections does not flood the log too.
-    private func noteRefused(_ state: inout State) {
+    /// Counts a refusal; the refusals to warn of (at most once a minute, so a flood of connections does not flood
+    /// the log too), or nil.
+    private static func countRefusal(_ state: inout State) -> Int? {
         state.refused += 1
         let now = ContinuousClock.now
-        if let last = state.refusedLogged, now - last < .seconds(60) { return }
-        logger.warning(
-            "Web frontend connections refused: too many open at once",
-            metadata: ["limit": "\(limit)", "refused": "\(state.refused)"])
-        state.refused = 0
+        if let last = state.refusedLogged, now - last < .seconds(60) { return nil }
+        defer { state.refused = 0 }
         state.refusedLogged = now
+        return state.refused
     }
 
     /// A connection's first request head came: from now on Hummingbird's idle timeout (or the websocket's own
