@@ -125,6 +125,7 @@ final class RequestArrival: ChannelInboundHandler, RemovableChannelHandler {
 
     func handlerAdded(context: ChannelHandlerContext) { connections.requestArrived(on: context.channel) }
 
+    /// Also called when the connection closes: NIO removes every handler then.
     func handlerRemoved(context: ChannelHandlerContext) { deadline?.cancel() }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
@@ -139,11 +140,6 @@ final class RequestArrival: ChannelInboundHandler, RemovableChannelHandler {
         case .body: break
         }
         context.fireChannelRead(data)
-    }
-
-    func channelInactive(context: ChannelHandlerContext) {
-        deadline?.cancel()
-        context.fireChannelInactive()
     }
 }
 

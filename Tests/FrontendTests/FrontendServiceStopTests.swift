@@ -77,13 +77,13 @@ struct FrontendServiceStopTests {
         #expect(try await refused.drainUntilClosed(timeout: .seconds(5)) == 0, "the fourth connection is closed")
         held.removeFirst().hangUp()
         // The place is given back once the server sees the hang-up.
-        let served = try await waitForValue("a connection served after a place came free", timeout: .seconds(10)) { () -> Int? in
+        // Fails unless a request is answered within the time.
+        _ = try await waitForValue("a connection served after a place came free", timeout: .seconds(10)) { () -> Int? in
             let client = try RawWebSocketClient(port: frontend.port)
             try client.write("GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
             let count = (try? await client.drainUntilClosed(timeout: .seconds(2))) ?? 0
             return count > 0 ? count : nil
         }
-        #expect(served > 0)
         for client in held { client.hangUp() }
         await frontend.stop()
     }
