@@ -152,8 +152,9 @@ struct BlueZClientTests {
 
     static let interval = Duration.seconds(2)
     /// For tests that show something ends a wait early: an interval so long that a loaded machine (a stand-in's
-    /// call plus the test's polling once took 1.2 s and 1.3 s at the suite's start) cannot blur which ended it.
-    static let longInterval = Duration.seconds(6)
+    /// call plus the test's polling once took 1.2 s and 1.3 s at the suite's start, and 3.5 s and 3.8 s in a loaded
+    /// CI pass) cannot blur which ended it, while a client that waits it out still fails "< interval / 2".
+    static let longInterval = Duration.seconds(10)
 
     /// A client with a long batch interval (and by default as long a quiet spell), a Nova in its cache, and a
     /// quiet interval since.

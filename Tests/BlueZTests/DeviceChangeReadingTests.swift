@@ -46,6 +46,8 @@ struct DeviceChangeReadingTests {
             arguments: [.string(interface), properties, .strings(invalidated)], signature: "sa{sv}as")
         var iterator = signals.makeAsyncIterator()
         let signal = try #require(await iterator.next())
+        // The stream's copy may reach this task before the loop thread has handed the probe its own.
+        try await waitUntil("the mailbox took the signal", timeout: .seconds(10)) { probe.mailbox.progress.received >= 1 }
         let items = probe.mailbox.drain().items.first?.items ?? []
         end()
         await sender.close()
