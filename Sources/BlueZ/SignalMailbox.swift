@@ -182,9 +182,10 @@ final class SignalMailbox: DBusSignalSink {
     func drain() -> (items: [(path: String, items: [Item])], dropped: Int, received: Int, urgent: Bool) {
         state.withLock { state in
             let items = state.order.compactMap { path in state.waiting[path].map { (path, $0) } }
+            // Emptied keeping their room: a burst's next batch brings about as many paths again.
             defer {
-                state.order = []
-                state.waiting = [:]
+                state.order.removeAll(keepingCapacity: true)
+                state.waiting.removeAll(keepingCapacity: true)
                 state.entries = 0
                 state.rung = false
                 state.urgent = false

@@ -18,7 +18,6 @@ final class ConnectionCore: Sendable {
     /// What libdbus's callbacks hand to the loop thread, in the order dispatch produced it.
     enum Inbound: Sendable {
         case reply(UInt64)
-        case signal(MessageRef)
         case disconnected
     }
 

@@ -25,19 +25,14 @@ final class EventLoop {
         self.tables = tables
     }
 
-    /// Routes every signal to the core (the Disconnected signal libdbus makes up when the bus goes away,
-    /// too) and ends libdbus's handling of it: no object is registered, and looking one up splits the path
-    /// into freshly allocated pieces for every signal. Method calls go on to libdbus's default error.
+    /// Sees what `dispatch` hands to libdbus: replies and method calls, which go on to libdbus (pending calls,
+    /// the default error), and the Disconnected signal libdbus makes up when the bus goes away, which it ends.
+    /// Other signals never get here: the loop takes them off the queue itself (see `dispatch`).
     static let filter: DBusHandleMessageFunction = { _, message, data in
-        guard let message, let data, dbus_message_get_type(message) == T2M_DBUS_MESSAGE_TYPE_SIGNAL else {
+        guard let message, let data, dbus_message_is_signal(message, DBUS_INTERFACE_LOCAL, "Disconnected") != 0 else {
             return DBUS_HANDLER_RESULT_NOT_YET_HANDLED
         }
-        let core = Unmanaged<ConnectionCore>.fromOpaque(data).takeUnretainedValue()
-        if dbus_message_is_signal(message, DBUS_INTERFACE_LOCAL, "Disconnected") != 0 {
-            core.receive(.disconnected)
-        } else {
-            core.receive(.signal(MessageRef(taking: dbus_message_ref(message))))
-        }
+        Unmanaged<ConnectionCore>.fromOpaque(data).takeUnretainedValue().receive(.disconnected)
         return DBUS_HANDLER_RESULT_HANDLED
     }
 
@@ -92,8 +87,7 @@ final class EventLoop {
         var reason = DBusError.Code.closed
         while true {
             guard runCommands() else { break }
-            dispatch()
-            if processInbox() {
+            if dispatch() {
                 reason = .disconnected
                 break
             }
@@ -102,12 +96,29 @@ final class EventLoop {
         teardown(reason)
     }
 
-    /// Dispatches a bounded batch, so a flood of signals cannot starve queued commands.
-    private func dispatch() {
+    /// Handles a bounded batch of what came in, so a flood of signals cannot starve queued commands; true once
+    /// the bus closed the connection.
+    ///
+    /// A signal from the bus is taken off the queue and routed here, as a bare receiver would: libdbus's
+    /// dispatch would copy its filter list and take its locks again for every one of an advert burst's
+    /// signals, only to hand each to the one filter. Anything else (a reply, a method call, the Disconnected
+    /// signal) goes through libdbus's dispatch, and what that enqueued is handled at once, so replies and
+    /// signals are seen in the order they came.
+    private func dispatch() -> Bool {
         var budget = 256
-        while budget > 0, dbus_connection_get_dispatch_status(connection) == DBUS_DISPATCH_DATA_REMAINS {
-            dbus_connection_dispatch(connection)
+        while budget > 0, let message = dbus_connection_borrow_message(connection) {
             budget -= 1
+            if dbus_message_get_type(message) == T2M_DBUS_MESSAGE_TYPE_SIGNAL,
+                dbus_message_is_signal(message, DBUS_INTERFACE_LOCAL, "Disconnected") == 0
+            {
+                dbus_connection_steal_borrowed_message(connection, message)
+                core.route(MessageRef(taking: message), names: &names)
+                continue
+            }
+            dbus_connection_return_message(connection, message)
+            dbus_connection_dispatch(connection)
+            if processInbox() { return true }
         }
+        return false
     }
 }

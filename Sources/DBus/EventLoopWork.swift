@@ -75,7 +75,6 @@ extension EventLoop {
         for item in batch {
             switch item {
             case .reply(let id): complete(id)
-            case .signal(let message): core.route(message, names: &names)
             case .disconnected: disconnected = true
             }
         }

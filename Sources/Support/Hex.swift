@@ -21,7 +21,9 @@ public enum Hex {
         string(CollectionOfOne(byte), uppercase: uppercase)
     }
 
-    /// The value of one ASCII hex digit in either case, or nil for any other byte.
+    /// The value of one ASCII hex digit in either case, or nil for any other byte. Inlinable: parsers in
+    /// other modules call it for every digit (a service data UUID's 32 on the D-Bus thread, for each advert).
+    @inlinable
     public static func digit(_ ascii: UInt8) -> UInt8? {
         switch ascii {
         case UInt8(ascii: "0")...UInt8(ascii: "9"): ascii - UInt8(ascii: "0")
