@@ -34,7 +34,7 @@ struct DeviceRecord {
             "status": .string(status.map { $0.isOnline ? "online" : "offline" } ?? "unknown"),
             "device_status": status.map { .string($0.rawValue) } ?? .null,
             "switchable": .bool(descriptor.switchable),
-            "exposes": JSONValue.encodeValue(descriptor.exposes),
+            "exposes": .array(descriptor.exposes.map(\.json)),
         ]
         if let label = descriptor.label { entry["label"] = .string(label) }
         if remembered { entry["remembered"] = true }
@@ -44,24 +44,5 @@ struct DeviceRecord {
         if let modelID = descriptor.modelID { entry["model_id"] = .string(modelID) }
         if case .disabled = settings.homeassistant { entry["homeassistant"] = .bool(false) }
         return .object(entry)
-    }
-}
-
-extension JSONValue {
-    /// Converts any `Encodable` to a JSON value (`null` if it cannot be encoded).
-    static func encodeValue(_ value: some Encodable) -> JSONValue {
-        // The bridge's own output, so the payload limits (meant for what clients send) do not apply.
-        guard let data = try? JSONEncoderBox.encoder.encode(value),
-            let decoded = try? JSONValue.parse(Array(data), limits: JSONLimits(maxBytes: .max, maxDepth: 256))
-        else { return .null }
-        return decoded
-    }
-}
-
-private enum JSONEncoderBox {
-    static var encoder: JSONEncoder {
-        let encoder = JSONEncoder()
-        encoder.keyEncodingStrategy = .convertToSnakeCase
-        return encoder
     }
 }

@@ -3,12 +3,12 @@
 /// its property, for nested state such as `{"motor_a": {"speed": 20, "position": 360}}`.
 public struct Expose: Sendable, Hashable {
     /// The shape of an exposed property.
-    public enum Kind: String, Sendable, Hashable, Encodable {
+    public enum Kind: String, Sendable, Hashable {
         case light, binary, numeric, enumeration = "enum", text, action, scene, event, composite
     }
 
     /// What a client may do with an exposed property (bit flags as in zigbee2mqtt).
-    public struct Access: OptionSet, Sendable, Hashable, Encodable {
+    public struct Access: OptionSet, Sendable, Hashable {
         public let rawValue: Int
         /// Creates access flags from bits.
         public init(rawValue: Int) { self.rawValue = rawValue }
@@ -21,7 +21,7 @@ public struct Expose: Sendable, Hashable {
     }
 
     /// Where Home Assistant files the entity.
-    public enum Category: String, Sendable, Hashable, Encodable { case config, diagnostic }
+    public enum Category: String, Sendable, Hashable { case config, diagnostic }
 
     public var kind: Kind
     /// Human name of the entity; nil marks the device's main feature.
@@ -138,33 +138,25 @@ public struct Expose: Sendable, Hashable {
     public var isWritable: Bool { access.contains(.set) }
 }
 
-extension Expose: Encodable {
-    private enum CodingKeys: String, CodingKey {
-        case kind = "type", name, property, access, objectID, unit, minimum, maximum, step, values, valueOn, valueOff,
-            deviceClass, stateClass, category, icon, enabledByDefault, light, features
-    }
-
-    /// Encodes for `bridge/devices` in zigbee2mqtt's shape: `type`, and `features` only on composites.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(kind, forKey: .kind)
-        try container.encodeIfPresent(name, forKey: .name)
-        try container.encode(property, forKey: .property)
-        try container.encode(access, forKey: .access)
-        try container.encodeIfPresent(objectID, forKey: .objectID)
-        try container.encodeIfPresent(unit, forKey: .unit)
-        try container.encodeIfPresent(minimum, forKey: .minimum)
-        try container.encodeIfPresent(maximum, forKey: .maximum)
-        try container.encodeIfPresent(step, forKey: .step)
-        if !values.isEmpty { try container.encode(values, forKey: .values) }
-        try container.encodeIfPresent(valueOn, forKey: .valueOn)
-        try container.encodeIfPresent(valueOff, forKey: .valueOff)
-        try container.encodeIfPresent(deviceClass, forKey: .deviceClass)
-        try container.encodeIfPresent(stateClass, forKey: .stateClass)
-        try container.encodeIfPresent(category, forKey: .category)
-        try container.encodeIfPresent(icon, forKey: .icon)
-        try container.encode(enabledByDefault, forKey: .enabledByDefault)
-        try container.encodeIfPresent(light, forKey: .light)
-        if kind == .composite { try container.encode(features, forKey: .features) }
+extension Expose {
+    /// The expose as `bridge/devices` lists it, in zigbee2mqtt's shape: `type`, and `features` only on composites.
+    /// Built as a value, without an encoder: the inventory is written again for every device whenever one changes.
+    public var json: JSONValue {
+        var entry: [String: JSONValue] = [
+            "type": .string(kind.rawValue), "property": .string(property), "access": .number(Double(access.rawValue)),
+            "enabled_by_default": .bool(enabledByDefault),
+        ]
+        let texts: [(String, String?)] = [
+            ("name", name), ("object_id", objectID), ("unit", unit), ("value_on", valueOn), ("value_off", valueOff),
+            ("device_class", deviceClass), ("state_class", stateClass), ("category", category?.rawValue), ("icon", icon),
+        ]
+        for case let (key, text?) in texts { entry[key] = .string(text) }
+        for case let (key, number?) in [("minimum", minimum), ("maximum", maximum), ("step", step)] {
+            entry[key] = .number(number)
+        }
+        if !values.isEmpty { entry["values"] = .array(values.map(JSONValue.string)) }
+        if let light { entry["light"] = light.json }
+        if kind == .composite { entry["features"] = .array(features.map(\.json)) }
+        return .object(entry)
     }
 }

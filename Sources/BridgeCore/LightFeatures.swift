@@ -5,7 +5,7 @@ public enum ColorMode: String, Sendable, Hashable, Codable, CaseIterable {
 }
 
 /// What a light can do.
-public struct LightFeatures: Sendable, Hashable, Encodable {
+public struct LightFeatures: Sendable, Hashable {
     /// Colour modes beyond on/off; empty means on/off only.
     public var colorModes: [ColorMode]
     /// Whether brightness can be set.
@@ -36,19 +36,16 @@ public struct LightFeatures: Sendable, Hashable, Encodable {
         return brightness ? [.brightness] : [.onoff]
     }
 
-    private enum CodingKeys: String, CodingKey {
-        case colorModes = "color_modes", brightness, minKelvin = "min_kelvin", maxKelvin = "max_kelvin", effects,
-            transition
-    }
-
-    /// Encodes with flat kelvin bounds for `bridge/devices`.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(supportedColorModes, forKey: .colorModes)
-        try container.encode(brightness, forKey: .brightness)
-        try container.encodeIfPresent(kelvinRange?.lowerBound, forKey: .minKelvin)
-        try container.encodeIfPresent(kelvinRange?.upperBound, forKey: .maxKelvin)
-        try container.encode(effects, forKey: .effects)
-        try container.encode(transition, forKey: .transition)
+    /// The features as `bridge/devices` lists them, with flat kelvin bounds.
+    public var json: JSONValue {
+        var entry: [String: JSONValue] = [
+            "color_modes": .array(supportedColorModes.map { .string($0.rawValue) }), "brightness": .bool(brightness),
+            "effects": .array(effects.map(JSONValue.string)), "transition": .bool(transition),
+        ]
+        if let kelvinRange {
+            entry["min_kelvin"] = .number(Double(kelvinRange.lowerBound))
+            entry["max_kelvin"] = .number(Double(kelvinRange.upperBound))
+        }
+        return .object(entry)
     }
 }
