@@ -78,7 +78,7 @@ extension BridgeService {
             ],
             "restart_required": .bool(!restartRequired.isEmpty),
             "restart_required_for": .array(restartRequired.map(JSONValue.string)),
-            "config": config.redactedJSON,
+            "config": configInfo,
             "cluster": clusterInfo,
         ]
         publishJSON(topics.bridgeInfo, info, retain: true, qos: 1)

@@ -9,7 +9,10 @@ public import ServiceLifecycle
 /// The bridge: owns device state and the topic contract, and is the one path between drivers and MQTT.
 /// Every input arrives through the inbox and is handled in order on this actor.
 public actor BridgeService: Service {
-    var config: Configuration
+    var config: Configuration { didSet { configInfo = config.redactedJSON } }
+    /// The config as `bridge/info` shows it, made again only when the config changes: `bridge/info` goes out
+    /// with every inventory update, and each section is encoded to find its secrets.
+    private(set) var configInfo: JSONValue
     let transport: any MQTTTransport
     let drivers: [Integration: any DeviceDriver]
     /// The registered families in the config's order, then any driver's integration the config does not list.
@@ -59,6 +62,7 @@ public actor BridgeService: Service {
         logLevel: LogLevelControl, options: BridgeOptions, logger: Logger
     ) {
         self.config = config
+        self.configInfo = config.redactedJSON
         self.transport = transport
         self.drivers = Dictionary(drivers.map { ($0.integration, $0) }, uniquingKeysWith: { first, _ in first })
         self.knownIntegrations =

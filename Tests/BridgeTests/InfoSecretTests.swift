@@ -6,7 +6,7 @@ import TestSupport
 /// `bridge/info` shows the configuration, and never a password or token in it.
 @Suite("Secrets in bridge/info", .timeLimit(.minutes(1)))
 struct InfoSecretTests {
-    @Test("the MQTT password and the LIFX token read *** in bridge/info, before and after a change of options")
+    @Test("the MQTT password and the LIFX token read *** in bridge/info, before and after a change of options, which it shows")
     func passwordAndToken() async throws {
         let yaml = TestConfig.yaml(
             port: 1883, mqttLines: ["username: bridge", "password: hunter2-mqtt"],
@@ -20,6 +20,9 @@ struct InfoSecretTests {
         let mark = bridge.transport.mark
         _ = try await bridge.request("options", ["options": ["log_level": "debug"]])
         let again = try await bridge.waitForPublish("t2m/bridge/info", after: mark)
+        // The config shown is the one now in force, not the one the bridge started with.
+        #expect(info["config"]?["log_level"] == "info")
+        #expect(JSONValue.parse(again.payload)?["config"]?["log_level"] == "debug")
         for payload in [first, again.payload] {
             let text = String(decoding: payload, as: UTF8.self)
             #expect(!text.contains("hunter2") && !text.contains("t0ken"), "\(text)")
