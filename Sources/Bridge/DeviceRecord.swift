@@ -1,6 +1,5 @@
 import BridgeConfig
 import BridgeCore
-import FoundationEssentials
 import Support
 
 /// What the bridge holds for one device.
