@@ -16,8 +16,6 @@ final class EventLoop {
     let tables: WatchTables
     /// The last signal's interface and member text, reused by the next (loop thread only).
     var names = SignalNames()
-    /// The inbox's other buffer: empty, with the capacity the last dispatch needed (see `processInbox`).
-    var spareInbox: [ConnectionCore.Inbound] = []
 
     private init(core: ConnectionCore, connection: OpaquePointer, tables: WatchTables) {
         self.core = core
@@ -87,7 +85,8 @@ final class EventLoop {
         var reason = DBusError.Code.closed
         while true {
             guard runCommands() else { break }
-            if dispatch() {
+            // The inbox is looked at once more after the batch, in case a callback outside dispatch filled it.
+            if dispatch() || processInbox() {
                 reason = .disconnected
                 break
             }

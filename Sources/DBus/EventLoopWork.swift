@@ -68,9 +68,12 @@ extension EventLoop {
 
     /// Handles what dispatch enqueued; true once the bus closed the connection.
     func processInbox() -> Bool {
-        // The inbox and the spare buffer trade places, so neither is grown again from empty for every dispatch.
-        var batch = spareInbox
-        core.inbox.withLock { swap(&$0, &batch) }
+        // Replies and the end only: signals never pass through here, so a dispatch leaves few entries (one reply,
+        // or every waiting call failed at once when the bus goes away).
+        let batch = core.inbox.withLock { inbox in
+            defer { inbox = [] }
+            return inbox
+        }
         var disconnected = false
         for item in batch {
             switch item {
@@ -78,8 +81,6 @@ extension EventLoop {
             case .disconnected: disconnected = true
             }
         }
-        batch.removeAll(keepingCapacity: true)
-        spareInbox = batch
         return disconnected
     }
 
