@@ -47,8 +47,6 @@ public enum AESCCM {
         in context: OpaquePointer
     ) -> [UInt8]? {
         var length: Int32 = 0
-        // A buffer of at least one byte, so no pointer passed to libcrypto is null.
-        var plaintext = [UInt8](repeating: 0, count: max(ciphertext.count, 1))
         // libcrypto only reads the tag when decrypting, though its parameter is not const.
         let tagSet = tag.withUnsafeBufferPointer {
             EVP_CIPHER_CTX_ctrl(context, EVP_CTRL_AEAD_SET_TAG, Int32($0.count), UnsafeMutableRawPointer(mutating: $0.baseAddress))
@@ -63,13 +61,17 @@ public enum AESCCM {
             }
         }
         let input: ArraySlice<UInt8> = ciphertext.isEmpty ? [0] : ciphertext
-        // The tag is checked here: libcrypto returns 0 (and no plaintext) when it does not match.
-        let opened = input.withUnsafeBufferPointer {
-            EVP_DecryptUpdate(context, &plaintext, &length, $0.baseAddress, Int32(ciphertext.count))
+        var opened: Int32 = 0
+        // Written by libcrypto, not zeroed first: `[UInt8](repeating:count:)` is not specialized here and looks its
+        // storage type up in the runtime's tables for every advert. At least one byte, so no pointer is null.
+        let plaintext = [UInt8](unsafeUninitializedCapacity: max(ciphertext.count, 1)) { buffer, initialized in
+            // The tag is checked here: libcrypto returns 0 (and no plaintext) when it does not match.
+            opened = input.withUnsafeBufferPointer {
+                EVP_DecryptUpdate(context, buffer.baseAddress, &length, $0.baseAddress, Int32(ciphertext.count))
+            }
+            initialized = opened == 1 ? ciphertext.count : 0
         }
-        guard opened == 1 else { return nil }
-        plaintext.removeLast(plaintext.count - ciphertext.count)
-        return plaintext
+        return opened == 1 ? plaintext : nil
     }
 
     /// Encrypts `plaintext` and computes its tag of `tagLength` bytes; nil for sizes CCM does not allow. The

@@ -54,7 +54,9 @@ public enum BTHome {
             return .undecodable(.downgrade)
         }
         var reader = ByteReader(bytes, offset: 1)
-        var objects: [(quantity: Quantity, values: [Measurement?])] = []
+        var objects: [(quantity: Quantity, values: BTHomeObject.Values)] = []
+        // An object takes at least two bytes: room for all of them at once.
+        objects.reserveCapacity(bytes.count / 2)
         var packetID: UInt8?
         var stoppedEarly: DecodeFailure?
         do throws(DecodeFailure) {
@@ -87,17 +89,19 @@ public enum BTHome {
     /// Keys of quantities that occur more than once in one advert get `_1`, `_2`, … in order (as bthome-ble
     /// does), counting objects that carried no event, so a four-button remote's third button is always
     /// `button_3`. Then the empty places are dropped; a button or dimmer that carried no event is `quiet`.
-    static func numbered(_ objects: [(quantity: Quantity, values: [Measurement?])]) -> ([Measurement], [Quantity]) {
+    static func numbered(_ objects: [(quantity: Quantity, values: BTHomeObject.Values)]) -> ([Measurement], [Quantity]) {
         // Most adverts carry each quantity once: then nothing is numbered and no table is needed, which keeps
         // string hashing off the path of every advert.
-        let keys = objects.map(\.quantity.key)
-        let repeats = keys.indices.contains { index in keys[(index + 1)...].contains(keys[index]) }
+        let repeats = objects.indices.contains { index in
+            objects[(index + 1)...].contains { $0.quantity.key == objects[index].quantity.key }
+        }
         if !repeats {
             var result: [Measurement] = []
+            result.reserveCapacity(objects.count)
             var quiet: [Quantity] = []
             for (group, values) in objects {
-                if case .event = group.kind, values.first.map({ $0 == nil }) == true { quiet.append(group) }
-                result += values.compactMap { $0 }
+                if case .event = group.kind, values.first == nil { quiet.append(group) }
+                values.forEach { result.append($0) }
             }
             return (result, quiet)
         }
@@ -114,43 +118,65 @@ public enum BTHome {
             func numbered(_ quantity: Quantity) -> Quantity {
                 many ? quantity.keyed("\(quantity.key)_\(index)", name: "\(quantity.name) \(index)") : quantity
             }
-            if case .event = group.kind, values.first.map({ $0 == nil }) == true { quiet.append(numbered(group)) }
-            for case let measurement? in values {
-                result.append(Measurement(numbered(measurement.quantity), measurement.value))
-            }
+            if case .event = group.kind, values.first == nil { quiet.append(numbered(group)) }
+            values.forEach { result.append(Measurement(numbered($0.quantity), $0.value)) }
         }
         return (result, quiet)
     }
 }
 
 extension BTHomeObject {
-    /// Reads the object's value. The result has one place per value the object can carry; a place is nil when
-    /// the object carried nothing valid there (no event, a binary value other than 0 or 1, text that is not UTF-8).
-    func read(_ reader: inout ByteReader) throws(DecodeFailure) -> [Measurement?] {
+    /// What one object carried: one place per value it can carry (a dimmer two, anything else one), kept inline
+    /// rather than in an array of its own, as nearly every advert has several objects. A place is nil when the
+    /// object carried nothing valid there (no event, a binary value other than 0 or 1, text that is not UTF-8).
+    enum Values {
+        case one(Measurement?)
+        case two(Measurement?, Measurement?)
+
+        /// The first place.
+        var first: Measurement? {
+            switch self {
+            case .one(let value), .two(let value, _): value
+            }
+        }
+
+        /// Hands over each value that is there, in order.
+        func forEach(_ body: (Measurement) -> Void) {
+            switch self {
+            case .one(let value): value.map(body)
+            case .two(let value, let second):
+                value.map(body)
+                second.map(body)
+            }
+        }
+    }
+
+    /// Reads the object's value.
+    func read(_ reader: inout ByteReader) throws(DecodeFailure) -> Values {
         switch encoding {
         case .unsigned(let size):
-            return [number(Double(try reader.littleEndian(size)))]
+            return .one(number(Double(try reader.littleEndian(size))))
         case .signed(let size):
-            return [number(Double(try reader.signedLittleEndian(size)))]
+            return .one(number(Double(try reader.signedLittleEndian(size))))
         case .binary:
             let raw = try reader.uint8()
-            return [raw <= 1 ? Measurement(quantity, .bool(raw == 1)) : nil]
+            return .one(raw <= 1 ? Measurement(quantity, .bool(raw == 1)) : nil)
         case .button:
             let code = try reader.uint8()
-            return [BTHomeEvents.button.first { $0.code == code }.map { Measurement(quantity, .event($0.name)) }]
+            return .one(BTHomeEvents.button.first { $0.code == code }.map { Measurement(quantity, .event($0.name)) })
         case .dimmer:
             let code = try reader.uint8()
             let steps = try reader.uint8()
-            guard let event = BTHomeEvents.dimmer.first(where: { $0.code == code }) else { return [nil, nil] }
-            return [Measurement(quantity, .event(event.name)), Measurement(.dimmerSteps, Double(steps))]
+            guard let event = BTHomeEvents.dimmer.first(where: { $0.code == code }) else { return .two(nil, nil) }
+            return .two(Measurement(quantity, .event(event.name)), Measurement(.dimmerSteps, Double(steps)))
         case .text:
             let bytes = try reader.take(Int(try reader.uint8()))
-            return [String(validating: bytes, as: UTF8.self).map { Measurement(quantity, .text($0)) }]
+            return .one(String(validating: bytes, as: UTF8.self).map { Measurement(quantity, .text($0)) })
         case .raw:
             let bytes = try reader.take(Int(try reader.uint8()))
-            return [Measurement(quantity, .text(Hex.string(bytes)))]
+            return .one(Measurement(quantity, .text(Hex.string(bytes))))
         case .timestamp:
-            return [Measurement(quantity, .text(ISOTimestamp.string(secondsSince1970: Int64(try reader.littleEndian(4)))))]
+            return .one(Measurement(quantity, .text(ISOTimestamp.string(secondsSince1970: Int64(try reader.littleEndian(4))))))
         }
     }
 

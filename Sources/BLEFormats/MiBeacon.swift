@@ -53,17 +53,17 @@ public enum MiBeacon {
             if control.hasCapability, try reader.uint8() & 0x20 != 0 { _ = try reader.uint8() }
             guard control.hasObjects else { return .reading(Reading([], packetID: counter, model: model)) }
             let start = reader.offset
-            let objects: [UInt8]
+            let objects: ArraySlice<UInt8>
             if control.isEncrypted {
                 guard let key, let mac else { return .encrypted }
                 if control.version >= 4 {
                     guard let plain = try openV4(payload, objectsAt: start, mac: mac, key: key) else { return .wrongKey }
-                    objects = plain
+                    objects = plain[...]
                 } else {
-                    objects = try openLegacy(payload, objectsAt: start, mac: mac, key: key)
+                    objects = try openLegacy(payload, objectsAt: start, mac: mac, key: key)[...]
                 }
             } else {
-                objects = Array(payload[start...])
+                objects = payload[start...]
             }
             let measurements: [Measurement]
             do throws(DecodeFailure) {

@@ -88,9 +88,12 @@ enum MiBeaconModels {
         0x6A0F: "Linptech",
     ]
 
-    /// The model of a product id; nil for an id this table does not list.
-    static func model(_ product: UInt16) -> SensorModel? {
-        guard let entry = table[product] else { return nil }
-        return SensorModel(manufacturer: makers[product] ?? "Xiaomi", model: entry.model, kind: entry.name)
+    /// Each listed product's model, made once: it is looked up for every frame.
+    private static let models: [UInt16: SensorModel] = table.reduce(into: [:]) { models, entry in
+        models[entry.key] = SensorModel(
+            manufacturer: makers[entry.key] ?? "Xiaomi", model: entry.value.model, kind: entry.value.name)
     }
+
+    /// The model of a product id; nil for an id this table does not list.
+    static func model(_ product: UInt16) -> SensorModel? { models[product] }
 }

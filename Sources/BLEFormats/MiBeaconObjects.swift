@@ -10,16 +10,16 @@ enum MiBeaconObjects {
     static let dimmers: Set<UInt16> = [0x03B6]
 
     /// Every object of a decrypted or plain frame body, in order.
-    static func read(_ bytes: [UInt8], product: UInt16) throws(DecodeFailure) -> [Measurement] {
+    static func read(_ bytes: ArraySlice<UInt8>, product: UInt16) throws(DecodeFailure) -> [Measurement] {
         var reader = ByteReader(bytes)
         var result: [Measurement] = []
         while reader.remaining > 0 {
             let start = reader.offset
-            let value: [UInt8]
+            let value: ArraySlice<UInt8>
             let id: UInt16
             do throws(DecodeFailure) {
                 id = UInt16(try reader.littleEndian(2))
-                value = Array(try reader.take(Int(try reader.uint8())))
+                value = try reader.take(Int(try reader.uint8()))
             } catch {
                 throw .truncated(at: start)
             }
@@ -30,9 +30,11 @@ enum MiBeaconObjects {
         return result
     }
 
-    /// The values of one object; empty for ids this decoder does not read.
-    static func measurements(_ id: UInt16, _ value: [UInt8], product: UInt16) throws(DecodeFailure) -> [Measurement] {
+    /// The values of one object (a slice of the frame, read in place); empty for ids this decoder does not read.
+    static func measurements(_ id: UInt16, _ value: ArraySlice<UInt8>, product: UInt16) throws(DecodeFailure) -> [Measurement] {
         var reader = ByteReader(value)
+        // The first byte, for one-byte objects (whose size is checked before it is used).
+        let byte = value.first ?? 0
         func size(_ expected: Int) throws(DecodeFailure) {
             guard value.count == expected else {
                 throw .invalidValue("MiBeacon object 0x\(String(id, radix: 16)) of \(value.count) bytes, expected \(expected)")
@@ -51,7 +53,7 @@ enum MiBeaconObjects {
             return [Measurement(.temperature, temperature), try percent(.humidity, Double(try reader.littleEndian(2)) / 10)]
         case 0x100A, 0x4803, 0x4C03, 0x5003:
             try size(1)
-            return [try percent(.battery, Double(value[0]))]
+            return [try percent(.battery, Double(byte))]
         case 0x1007:
             try size(3)
             let lux = try reader.littleEndian(3)
@@ -59,19 +61,19 @@ enum MiBeaconObjects {
                 ? [Measurement(.lightDetected, .bool(lux == 100))] : [Measurement(.illuminance, Double(lux))]
         case 0x1008:
             try size(1)
-            return [try percent(.moisture, Double(value[0]))]
+            return [try percent(.moisture, Double(byte))]
         case 0x1009:
             try size(2)
             return [Measurement(.conductivity, Double(try reader.littleEndian(2)))]
         case 0x1014, 0x4806:
             try size(1)
-            return [Measurement(.waterLeak, .bool(value[0] > 0))]
+            return [Measurement(.waterLeak, .bool(byte > 0))]
         case 0x1015:
             try size(1)
-            return [Measurement(.smoke, .bool(value[0] > 0))]
+            return [Measurement(.smoke, .bool(byte > 0))]
         case 0x1018:
             try size(1)
-            return [Measurement(.lightDetected, .bool(value[0] > 0))]
+            return [Measurement(.lightDetected, .bool(byte > 0))]
         case 0x1017:
             // Seconds without motion; the Mi Home app counts up to 30 as motion.
             try size(4)
@@ -85,7 +87,7 @@ enum MiBeaconObjects {
         case 0x484E:
             // XMOSB01XS: 1 someone there, 0 and 2 no one; others: anything but 0 is someone.
             try size(1)
-            return [Measurement(.occupancy, .bool(product == 0x4683 ? value[0] == 1 : value[0] > 0))]
+            return [Measurement(.occupancy, .bool(product == 0x4683 ? byte == 1 : byte > 0))]
         case 0x000F:
             try size(3)
             let lux = try reader.littleEndian(3)
@@ -102,17 +104,17 @@ enum MiBeaconObjects {
         case 0x1019:
             // 0 open, 1 closed, 2 left open (open too), 3 the sensor was reset (no state).
             try size(1)
-            return value[0] < 3 ? [Measurement(.contact, .bool(value[0] == 1))] : []
+            return byte < 3 ? [Measurement(.contact, .bool(byte == 1))] : []
         case 0x4804, 0x4A12:
             // 1 open, 2 closed.
             try size(1)
-            return (1...2).contains(value[0]) ? [Measurement(.contact, .bool(value[0] == 2))] : []
+            return (1...2).contains(byte) ? [Measurement(.contact, .bool(byte == 2))] : []
         case 0x4A1A:
             try size(1)
-            return value[0] == 1 ? [Measurement(.contact, .bool(false))] : []
+            return byte == 1 ? [Measurement(.contact, .bool(false))] : []
         case 0x4A01, 0x4E01:
             try size(1)
-            return [Measurement(.batteryLow, .bool(value[0] > 0))]
+            return [Measurement(.batteryLow, .bool(byte > 0))]
         case 0x4801:
             try size(4)
             return [Measurement(.temperature, try float(&reader, places: 1))]
@@ -121,7 +123,7 @@ enum MiBeaconObjects {
             return [Measurement(.temperature, try float(&reader, places: 2))]
         case 0x4802, 0x4C02:
             try size(1)
-            return [try percent(.humidity, Double(value[0]))]
+            return [try percent(.humidity, Double(byte))]
         case 0x4C08:
             try size(4)
             return [try percent(.humidity, try float(&reader, places: 1))]
@@ -133,7 +135,7 @@ enum MiBeaconObjects {
             return [Measurement(.button, .event("long_press"))]
         case 0x4A13:
             try size(1)
-            return value[0] == 1 ? [Measurement(.button, .event("press"))] : []
+            return byte == 1 ? [Measurement(.button, .event("press"))] : []
         case 0x1001:
             try size(3)
             return button(value, product: product)
@@ -145,8 +147,9 @@ enum MiBeaconObjects {
     /// Object `1001`: which button (0 is `button`, n is `button_<n+1>`), a value, and the kind of press: 0
     /// single, 1 double, 2 long, 3 triple. The dimmer YLKG07YL sends 3 for presses (the value counts them) and 4
     /// for turns (the value is the signed number of steps).
-    static func button(_ value: [UInt8], product: UInt16) -> [Measurement] {
-        let (index, amount, kind) = (Int(value[0]), Int8(bitPattern: value[1]), value[2])
+    static func button(_ value: ArraySlice<UInt8>, product: UInt16) -> [Measurement] {
+        let start = value.startIndex
+        let (index, amount, kind) = (Int(value[start]), Int8(bitPattern: value[start + 1]), value[start + 2])
         if dimmers.contains(product) {
             switch kind {
             case 3: return [Measurement(.button, .event("press"))]
