@@ -18,7 +18,21 @@ final class OpenConnections: Sendable {
         /// Connections refused (the limit was reached) since the last warning, and when that was.
         var refused = 0
         var refusedLogged: ContinuousClock.Instant?
+        /// Refused connections still open while they get their answer (see `RefusedConnection`).
+        var answering = 0
     }
+
+    /// Whether a connection is served, or refused with or without an answer.
+    enum Admission: Equatable {
+        case admitted
+        /// Refused for the limit; `answered` when it gets a 503 before it is closed.
+        case refused(answered: Bool)
+    }
+
+    /// How many refused connections may get their 503 at once: each stays open a moment for it (at most
+    /// `RefusedConnection.linger`), so a flood of connections past the limit holds a bounded number of
+    /// descriptors; the rest are closed without an answer.
+    static let answerLimit = 16
 
     private let state = Mutex(State())
     /// How long a new connection may take to send its first request head, and a request to be whole after it.
@@ -37,11 +51,16 @@ final class OpenConnections: Sendable {
     }
 
     /// Enters an accepted connection until it closes; one accepted after `close(after:)` gets the same grace.
-    /// False when `limit` connections are open already: the caller closes this one once it is set up.
-    func add(_ channel: any Channel) -> Bool {
+    /// Refused when `limit` connections are open already: the caller closes this one once it is set up, after a
+    /// 503 if it is `answered` (then `refusalAnswered()` must follow once it has closed).
+    func add(_ channel: any Channel) -> Admission {
         let id = ObjectIdentifier(channel)
-        let (admitted, grace, refused) = state.withLock { state -> (Bool, Duration?, Int?) in
-            guard state.channels.count < limit else { return (false, nil, Self.countRefusal(&state)) }
+        let (admission, grace, refused) = state.withLock { state -> (Admission, Duration?, Int?) in
+            guard state.channels.count < limit else {
+                let answered = state.answering < Self.answerLimit
+                if answered { state.answering += 1 }
+                return (.refused(answered: answered), nil, Self.countRefusal(&state))
+            }
             state.channels[id] = channel
             // Scheduled under the lock, so the timer cannot look for its entry before it is there.
             state.waiting[id] = channel.eventLoop.scheduleTask(in: TimeAmount(requestTimeout)) { [self] in
@@ -51,13 +70,13 @@ final class OpenConnections: Sendable {
                     metadata: ["client": "\(channel.remoteAddress?.ipAddress ?? "?")"])
                 Self.end(channel)
             }
-            return (true, state.grace, nil)
+            return (.admitted, state.grace, nil)
         }
         if let refused {
             logger.warning(
                 "Web frontend connections refused: too many open at once", metadata: ["limit": "\(limit)", "refused": "\(refused)"])
         }
-        guard admitted else { return false }
+        guard admission == .admitted else { return admission }
         channel.closeFuture.whenComplete { [self] _ in
             let timer = state.withLock { state -> Scheduled<Void>? in
                 state.channels.removeValue(forKey: id)
@@ -66,7 +85,12 @@ final class OpenConnections: Sendable {
             timer?.cancel()
         }
         if let grace { Self.close(channel, after: grace) }
-        return true
+        return .admitted
+    }
+
+    /// A refused connection that got its answer has closed.
+    func refusalAnswered() {
+        state.withLock { $0.answering -= 1 }
     }
 
     /// Counts a refusal; the refusals to warn of (at most once a minute, so a flood of connections does not flood
@@ -150,10 +174,11 @@ struct TrackedChildChannel<Base: ServerChildChannel>: ServerChildChannel {
 
     /// Enters the connection, then sets it up as `base` does.
     func setup(channel: any Channel, logger: Logger) -> EventLoopFuture<Base.Value> {
-        if !connections.add(channel) {
+        if case .refused(let answered) = connections.add(channel) {
             // Set up as usual and closed once active: a failed setup would reach the server's accept loop as an
-            // error, and a channel not yet registered cannot close its input.
-            try? channel.pipeline.syncOperations.addHandler(RefusedConnection())
+            // error, and a channel not yet registered cannot close its input. First in the pipeline, so nothing
+            // the client sends reaches the HTTP handlers.
+            try? channel.pipeline.syncOperations.addHandler(RefusedConnection(answering: answered ? connections : nil))
         }
         return base.setup(channel: channel, logger: logger)
     }
@@ -164,9 +189,43 @@ struct TrackedChildChannel<Base: ServerChildChannel>: ServerChildChannel {
     }
 }
 
-/// Closes a connection refused for the limit as soon as it is active, before it is read.
+/// Closes a connection refused for the limit as soon as it is active. One that is answered gets a 503 first, as a
+/// browser shows it, and stays open a moment after it: what the client sends meanwhile is read and dropped, since
+/// closing a socket with unread data resets the connection, and the client may then drop the answer unread.
 final class RefusedConnection: ChannelInboundHandler, RemovableChannelHandler {
-    typealias InboundIn = Any
+    typealias InboundIn = ByteBuffer
+    typealias OutboundOut = ByteBuffer
 
-    func channelActive(context: ChannelHandlerContext) { OpenConnections.end(context.channel) }
+    /// How long an answered connection stays open for the client to read its answer and hang up.
+    static let linger: Duration = .seconds(1)
+    static let answer: String = {
+        let body = "The things2mqtt web frontend has too many connections open. Try again in a moment.\n"
+        return "HTTP/1.1 503 Service Unavailable\r\nContent-Type: text/plain; charset=utf-8\r\n"
+            + "Content-Length: \(body.utf8.count)\r\nRetry-After: 5\r\nConnection: close\r\n\r\n" + body
+    }()
+
+    /// Counts the connection while it is answered; nil for one closed without an answer.
+    private let answering: OpenConnections?
+
+    init(answering: OpenConnections?) { self.answering = answering }
+
+    func handlerAdded(context: ChannelHandlerContext) {
+        // Whenever the connection ends, even before it was active, its place among those answered is free.
+        if let answering { context.channel.closeFuture.whenComplete { _ in answering.refusalAnswered() } }
+    }
+
+    func channelActive(context: ChannelHandlerContext) {
+        let channel = context.channel
+        guard answering != nil else { return OpenConnections.end(channel) }
+        // The answer ends with the sending side, once it is written (closing it fails writes still pending): the
+        // client reads it to its end and hangs up, which closes the connection; one that does not is closed after
+        // `linger`.
+        context.writeAndFlush(wrapOutboundOut(channel.allocator.buffer(string: Self.answer))).whenComplete { _ in
+            channel.close(mode: .output, promise: nil)
+        }
+        context.eventLoop.scheduleTask(in: TimeAmount(Self.linger)) { OpenConnections.end(channel) }
+    }
+
+    /// Dropped: the connection is not served.
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {}
 }

@@ -85,12 +85,23 @@ public final class RawWebSocketClient: Sendable {
     /// Reads everything the server still sends; returns the byte count once it has closed the connection.
     public func drainUntilClosed(timeout: Duration) async throws -> Int {
         var total = 0
+        try await readUntilClosed(timeout: timeout) { total += $0.count }
+        return total
+    }
+
+    /// Everything the server sends until it closes the connection (or ends its sending side).
+    public func receiveUntilClosed(timeout: Duration) async throws -> [UInt8] {
+        var received: [UInt8] = []
+        try await readUntilClosed(timeout: timeout) { received += $0 }
+        return received
+    }
+
+    private func readUntilClosed(timeout: Duration, _ each: (ArraySlice<UInt8>) -> Void) async throws {
         var buffer = [UInt8](repeating: 0, count: 65536)
         let deadline = ContinuousClock.now + timeout
         while let count = try await receive(&buffer, deadline: deadline, failure: "the server kept the stalled connection open") {
-            total += count
+            each(buffer[0..<count])
         }
-        return total
     }
 
     /// Reads the server's frames up to its close frame: how many text frames came before it, and its code (nil when

@@ -67,14 +67,22 @@ struct FrontendServiceStopTests {
         await frontend.stop()
     }
 
-    @Test("past the limit of open connections a new one is closed at once, and one gets in once a place is free")
+    @Test("past the limit of open connections a new one is answered 503 and closed, and one gets in once a place is free")
     func connectionLimit() async throws {
         let frontend = try await FrontendHarness.start(maxConnections: 3)
         // Three clients that have sent nothing yet hold every place (the request timeout is 20 s).
         var held = try (0..<3).map { _ in try RawWebSocketClient(port: frontend.port) }
         try await Task.sleep(for: .milliseconds(300))
         let refused = try RawWebSocketClient(port: frontend.port)
-        #expect(try await refused.drainUntilClosed(timeout: .seconds(5)) == 0, "the fourth connection is closed")
+        let answer = String(decoding: try await refused.receiveUntilClosed(timeout: .seconds(5)), as: UTF8.self)
+        #expect(answer.hasPrefix("HTTP/1.1 503 "), "the fourth connection is told why: \(answer)")
+        #expect(answer.contains("too many connections"), "\(answer)")
+        // A client that sent its request before it was refused reads the answer too: the request is read and
+        // dropped, so the close does not reset the connection under it.
+        let asking = try RawWebSocketClient(port: frontend.port)
+        try asking.write("GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+        let reply = String(decoding: try await asking.receiveUntilClosed(timeout: .seconds(5)), as: UTF8.self)
+        #expect(reply.hasPrefix("HTTP/1.1 503 "), "\(reply)")
         held.removeFirst().hangUp()
         // The place is given back once the server sees the hang-up.
         // Fails unless a request is answered within the time.
@@ -85,6 +93,24 @@ struct FrontendServiceStopTests {
             return count > 0 ? count : nil
         }
         for client in held { client.hangUp() }
+        await frontend.stop()
+    }
+
+    @Test("a flood past the limit gets a bounded number of answers, and every refused connection is closed")
+    func refusalFlood() async throws {
+        let frontend = try await FrontendHarness.start(maxConnections: 1)
+        let held = try RawWebSocketClient(port: frontend.port)
+        try await Task.sleep(for: .milliseconds(300))
+        // All connect before any reads: those answered stay open up to a second each for their answer, and only
+        // so many may at once (16); the rest are closed without one.
+        let flood = try (0..<40).map { _ in try RawWebSocketClient(port: frontend.port) }
+        var answered = 0
+        for client in flood where !(try await client.receiveUntilClosed(timeout: .seconds(5))).isEmpty {
+            answered += 1
+        }
+        #expect(answered >= 1, "refused connections are told why")
+        #expect(answered < flood.count, "not every one of a flood is answered: \(answered)")
+        held.hangUp()
         await frontend.stop()
     }
 
