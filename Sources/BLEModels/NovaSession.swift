@@ -151,7 +151,8 @@ public struct NovaSession: Sendable {
     }
 
     /// A failed user command leaves the flash as it was; a failed renewal lets it go dark by its own timeout,
-    /// so the state says `OFF`.
+    /// so the state says `OFF`. A user's command that waited behind the renewal still goes out next: it is the
+    /// user's to see acknowledged or failed, not dropped with the renewal.
     private mutating func fail(_ request: InFlight, _ reason: String) -> [Effect] {
         inFlight = nil
         if request.byUser {
@@ -161,8 +162,8 @@ public struct NovaSession: Sendable {
         litSince = nil
         let dark = NovaLightState(
             isOn: false, brightness: confirmed.brightness, kelvin: confirmed.kelvin, effect: nil, timeout: confirmed.timeout)
+        if wanted == confirmed { wanted = dark }
         confirmed = dark
-        wanted = dark
         return [.state(dark), .failed("renewing the lit Nova failed, so it turns itself off: \(reason)")]
     }
 

@@ -128,6 +128,34 @@ struct NovaSessionTests {
         #expect(session.deadline(now: at(1.1)) == nil, "no more renewals")
     }
 
+    @Test("a user's command waiting behind a renewal that fails still goes out next, and is busy until its ack")
+    func commandBehindFailedRenewal() throws {
+        var (session, renewal) = try litWithRenewal(acked: 0.1, due: 1.0)
+        _ = session.sending(renewal.id, now: at(1.0))
+        session.written(renewal.id, now: at(1.0))
+        session.request(SetCommand(light: LightCommand(brightness: 10)))
+        #expect(session.nextWrite(now: at(1.1)) == nil, "one request in flight")
+        let failed = session.expire(now: at(3.1))
+        #expect(failed.first == .state(session.confirmed) && session.confirmed.isOn == false)
+        #expect(session.isBusy, "the user's command still waits")
+        let duenext = session.nextWrite(now: at(3.1))
+        let next = try #require(duenext, "the user's command is written after the failed renewal")
+        #expect(session.isUserCommand(next.id))
+        #expect(next.command == session.wanted.command && session.wanted.isOn && session.wanted.brightness == 10)
+        #expect(session.sending(next.id, now: at(3.1)) == [.busy])
+        let acked = session.acked(next.id, now: at(3.2))
+        #expect(acked == [.state(session.wanted), .ready])
+        #expect(session.confirmed.brightness == 10 && session.confirmed.isOn)
+    }
+
+    @Test("a failed renewal with no command waiting writes nothing more: the flash is dark by itself")
+    func nothingAfterFailedRenewal() throws {
+        var (session, renewal) = try litWithRenewal(acked: 0.1, due: 1.0)
+        _ = session.writeFailed(renewal.id, reason: "not connected")
+        #expect(!session.isBusy)
+        #expect(session.nextWrite(now: at(1.2)) == nil)
+    }
+
     @Test("an ack of another id confirms nothing; a newer command waits for the one in flight, latest wins")
     func strayAckAndLatestWins() throws {
         var session = NovaSession()

@@ -70,9 +70,10 @@ struct NovaTests {
     func ackTimeout() async throws {
         let (broker, standIn, bridge, client) = try await start()
         // A 6 s timeout renews every 4 s: a loaded stand-in has time to ack the renewal before acks stop, and the
-        // OFF goes out long before the next one. (At 1.5 s a renewal's ack came late twice under the suite's load:
-        // that renewal failed, the flash went dark by itself, and no OFF frame was ever written.)
-        client.publish("t2m/flash/set", #"{"state":"ON","effect":"gentle","timeout":6000}"#)
+        // OFF goes out long before the next one. No effect: a preset's frames carry its own 1.5 s timeout, which
+        // renews every second, so a renewal could go out just before the OFF, fail with the acks stopped, and be
+        // the command_failed this test reads.
+        client.publish("t2m/flash/set", #"{"state":"ON","timeout":6000}"#)
         do {
             try await broker.waitForRetained("t2m/flash") { $0.json?["state"] == "ON" && $0.json?["status"] == "ready" }
         } catch {
@@ -81,6 +82,7 @@ struct NovaTests {
         }
         // Acks stop right after a renewal went out and was acknowledged, so none is in flight when the OFF is sent.
         let renewals = try await writes(standIn).count
+        #expect(try await writes(standIn).first?.hasSuffix(",1770) request") == true, "the frames carry the 6 s timeout")
         try await waitUntil("a renewal") { try await writes(standIn).count > renewals }
         try await Task.sleep(for: .milliseconds(500))
         try await standIn.mock("SetNovaAcks", [.string(Self.nova), .bool(false)])
