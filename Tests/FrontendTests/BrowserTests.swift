@@ -69,6 +69,22 @@ struct BrowserTests {
         }
         let elapsed = ContinuousClock.now - started
         #expect(elapsed < .seconds(2), "the page listed the devices after \(elapsed)")
+        // A card titled by the device's own name shows its id too: the demo's two flashes are both "Nova".
+        let cards = try await browser.run(
+            """
+            return [...document.querySelectorAll('#devices [data-id]')].map((card) => [card.dataset.id,
+              card.querySelector('.name').textContent, card.querySelector('.meta').textContent]);
+            """)
+        guard case .array(let rows) = cards else { throw TestFailure("no cards: \(cards)") }
+        let named = rows.compactMap { row -> (id: String, name: String, meta: String)? in
+            guard case .array(let cells) = row, cells.count == 3, let id = cells[0].stringValue, let name = cells[1].stringValue,
+                let meta = cells[2].stringValue
+            else { return nil }
+            return (id, name, meta)
+        }
+        #expect(named.count == ids.count)
+        #expect(named.filter { $0.name == "Nova" }.count == 2, "the demo's two flashes, both named Nova: \(named)")
+        for card in named where card.name != card.id { #expect(card.meta.contains(card.id), "\(card)") }
         let resources = try await browser.run("return performance.getEntriesByType('resource').map((entry) => entry.name);")
         guard case .array(let names) = resources else { throw TestFailure("no resource list") }
         for name in names.compactMap(\.stringValue) { #expect(name.hasPrefix(url), "request to \(name)") }
@@ -173,6 +189,11 @@ struct BrowserTests {
         #expect(try await !Self.deviceIDs(rig).contains(phone))
         try await browser.open("http://127.0.0.1:\(rig.frontendPort)/#/ble")
         _ = try await browser.wait("the BLE page", for: "return document.querySelector('#permit-open');")
+        for flash in ["ble_aabbccddee01", "ble_aabbccddee02"] {
+            _ = try await browser.wait(
+                "\(flash) listed with its id",
+                for: "return document.querySelector('#ble-devices [data-id=\"\(flash)\"]')?.textContent.includes('\(flash)');")
+        }
         let nearby = "document.querySelector('#ble-nearby [data-address=\"5A:11:22:33:44:55\"]')"
         let entry = try await browser.wait(
             "the phone nearby with its signal",

@@ -67,7 +67,8 @@ export class BLEView {
       .sort((a, b) => (b.state.rssi ?? -999) - (a.state.rssi ?? -999));
     this.devices.replaceChildren(...devices.map(({ device, state }) => h('a', { class: 'device', href: `#/device/${encodeURIComponent(device.id)}`, 'data-id': device.id },
       h('div', { class: 'name' }, displayName(device)),
-      h('div', { class: 'figures' }, h('span', {}, device.model), signal(state.rssi), h('span', {}, state.status || device.device_status || ''),
+      // The id tells apart devices that share a name (two flashes both called "Nova").
+      h('div', { class: 'figures' }, h('span', {}, device.model), displayName(device) !== device.id ? h('span', { class: 'muted' }, device.id) : null, signal(state.rssi), h('span', {}, state.status || device.device_status || ''),
         state.last_seen ? h('span', {}, ago(Date.parse(state.last_seen))) : null))));
     if (!devices.length) this.devices.append(h('p', { class: 'muted' }, 'No BLE device admitted yet.'));
     const config = this.connection.info?.config?.ble;

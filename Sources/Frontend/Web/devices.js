@@ -59,7 +59,7 @@ export class DevicesView {
     const status = state.status || device.device_status || availability;
     return h('a', { class: 'device', href: `#/device/${encodeURIComponent(device.id)}`, 'data-id': device.id },
       h('div', { class: 'name' }, name),
-      h('div', { class: 'meta' }, h('span', {}, device.integration.toUpperCase()), h('span', {}, device.model), device.alias !== device.id ? h('span', {}, device.id) : null),
+      h('div', { class: 'meta' }, h('span', {}, device.integration.toUpperCase()), h('span', {}, device.model), name !== device.id ? h('span', {}, device.id) : null),
       h('div', { class: 'figures' },
         h('span', { class: `pill ${availability}`, 'data-availability': availability }, status),
         signal(state.rssi),
