@@ -24,11 +24,11 @@ extension BLEDriver {
             let now = self.now
             for change in changes {
                 switch change {
-                case .device(let device, let properties):
+                case .device(let device, let properties, let earlier):
                     // A burst's device changes reach the bridge together: one hand-over and one wake-up for
                     // the batch, and each device's readings are weighed once, at its end. Nothing here
                     // waits, so nothing else's events are held up.
-                    deviceChanged(device, properties: properties, client, at: now)
+                    deviceChanged(device, properties: properties, earlier: earlier, client, at: now)
                 case .adapter, .adapterRemoved:
                     flushOutbox()
                     await adapterChanged(client)

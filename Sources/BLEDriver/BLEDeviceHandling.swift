@@ -10,16 +10,16 @@ import Support
 extension BLEDriver {
     /// Takes one change of a device, at the batch's time `now`, as part of a batch (opened here if none is), which
     /// `flushOutbox()` ends.
-    func deviceChanged(_ device: BlueZDevice, properties: BlueZDevice.Properties, _ client: BlueZClient, at now: Double) {
+    func deviceChanged(
+        _ device: BlueZDevice, properties: BlueZDevice.Properties, earlier: [EarlierAdvert] = [], _ client: BlueZClient,
+        at now: Double
+    ) {
         if outbox == nil { outbox = DeviceEventBatch() }
         guard let address = device.address else { return }
         let path = device.path
         let hasData = !properties.isDisjoint(with: .advertData)
-        let results =
-            hasData
-            ? PassiveDecoder.decode(
-                advert(of: device), formats: passiveFormats, key: bindkey(for: address), user: settings.formats) : []
-        if hasData || properties.contains(.rssi) { BLEMetrics.advertsReceived.increment() }
+        let results = hasData ? decode(device, earlier: earlier, key: bindkey(for: address)) : []
+        if hasData || properties.contains(.rssi) { BLEMetrics.advertsReceived.increment(by: 1 + earlier.count) }
         if results.contains(where: \.isRecognised) { BLEMetrics.advertsDecoded.increment() }
         var index = tracked.index(forKey: path)
         if index == nil {

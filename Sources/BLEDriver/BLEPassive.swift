@@ -20,6 +20,21 @@ extension BLEDriver {
             serviceData: device.serviceData, name: device.name, latestManufacturer: device.latestManufacturer)
     }
 
+    /// The device's adverts decoded in the order they came: those folded over while they waited (each with its
+    /// own service data and RSSI, the rest as the record has it), then the record's own.
+    func decode(_ device: BlueZDevice, earlier: [EarlierAdvert], key: BindKey?) -> [PassiveResult] {
+        let latest = advert(of: device)
+        var results: [PassiveResult] = []
+        for payload in earlier {
+            var advert = latest
+            advert.serviceData = payload.serviceData
+            advert.rssi = payload.rssi.map(Int.init) ?? latest.rssi
+            results += PassiveDecoder.decode(advert, formats: passiveFormats, key: key, user: settings.formats)
+        }
+        results += PassiveDecoder.decode(latest, formats: passiveFormats, key: key, user: settings.formats)
+        return results
+    }
+
     /// The new values of an advert: repeats (by packet id) and replays (by encryption counter) dropped,
     /// encrypted payloads without a working key only noted (and reported once), undecodable ones logged at debug
     /// level. An encrypted advert never changes values already known. Buttons and dimmers that carried no event

@@ -6,8 +6,9 @@ public enum BlueZChange: Sendable, Hashable {
     case adapterRemoved(String)
     /// A device appeared or changed: the device as this message left it (a later message may already have
     /// changed the cache by the time the change is handled, and an advert must be read as it came), and the
-    /// properties the message carried.
-    case device(BlueZDevice, properties: BlueZDevice.Properties)
+    /// properties the message carried; with the service data of adverts it was folded over, oldest first, to be
+    /// decoded before the device's own.
+    case device(BlueZDevice, properties: BlueZDevice.Properties, earlier: [EarlierAdvert] = [])
     case deviceRemoved(String)
     case gatt(String)
     case gattRemoved(String)
@@ -81,7 +82,7 @@ public struct BlueZObjects: Sendable, Equatable {
     /// A change of the device at `path` (with `create`, added first); nil for a device it does not know.
     mutating func deviceChanged(_ path: String, _ change: DeviceChange, create: Bool = false) -> BlueZChange? {
         Self.update(&devices, path, create, { BlueZDevice(path: $0) }) { $0.update(change) }
-            .map { .device($0.record, properties: $0.result) }
+            .map { .device($0.record, properties: $0.result, earlier: change.earlier) }
     }
 
     /// Updates (or with `create`, adds) the record of one interface at `path`; nil if nothing changed.

@@ -15,6 +15,10 @@ public struct DeviceChange: Sendable, Equatable {
     public var other: [String: DBusValue] = [:]
     /// Properties BlueZ no longer has a value for (RSSI once out of range).
     public var invalidated: Set<String> = []
+    /// The service data of the adverts this change was folded over while they waited, oldest first: each is
+    /// decoded as it came (a packet id, a button press) before this change's own, though the record is
+    /// updated once.
+    public var earlier: [EarlierAdvert] = []
 
     /// The properties read into their typed fields.
     static let typed: BlueZDevice.Properties = [.rssi, .manufacturerData, .serviceData]
@@ -85,8 +89,24 @@ public struct DeviceChange: Sendable, Equatable {
         return data.allSatisfy { services.contains($0.key) && before[$0.key] != nil }
     }
 
+    /// Whether this change's advert may be folded over `earlier`'s, the older payload kept in `earlier`: both
+    /// carry service data and no other advert payload. Manufacturer data is not folded: which company id
+    /// changed last depends on the record as each advert left it.
+    public func folds(onto earlier: DeviceChange) -> Bool {
+        serviceData != nil && earlier.serviceData != nil && !named.contains(.manufacturerData)
+            && !earlier.named.contains(.manufacturerData) && other["AdvertisingData"] == nil
+            && earlier.other["AdvertisingData"] == nil
+    }
+
+    /// Puts a later advert on top (see `folds(onto:)`), keeping this one's service data and RSSI in `earlier`.
+    public mutating func fold(_ later: DeviceChange) {
+        if let serviceData { earlier.append(EarlierAdvert(serviceData: serviceData, rssi: rssi)) }
+        merge(later)
+    }
+
     /// Puts a later change on top: its values win, and what it invalidates loses the value held here.
     public mutating func merge(_ later: DeviceChange) {
+        earlier += later.earlier
         if later.named.contains(.rssi) { setRSSI(later.rssi) }
         if later.named.contains(.manufacturerData) { setManufacturerData(later.manufacturerData) }
         if later.named.contains(.serviceData) { setServiceData(later.serviceData) }
@@ -163,5 +183,18 @@ public struct DeviceChange: Sendable, Equatable {
             if let key = readKey(&key), let bytes = value.readBytes() { data[key] = bytes }
         }
         return isDictionary ? data : nil
+    }
+}
+
+/// The service data of an advert that a later one of the same device was folded over while both waited, and the
+/// RSSI it came with.
+public struct EarlierAdvert: Sendable, Hashable {
+    public var serviceData: ServiceData
+    public var rssi: Int16?
+
+    /// Creates an earlier advert.
+    public init(serviceData: ServiceData, rssi: Int16?) {
+        self.serviceData = serviceData
+        self.rssi = rssi
     }
 }

@@ -4,13 +4,15 @@ import Synchronization
 
 /// The one hand-over from the D-Bus loop thread to the code that follows BlueZ: BlueZ's signals wait here
 /// merged per object path, the newest value of each property winning, so a burst of RSSI changes leaves one
-/// waiting entry per device however fast it comes. Advert payloads (service and manufacturer data) are not
-/// merged with each other, so each is decoded as it came (a packet id, a button press), except service data
-/// under the UUIDs the reader names as holding only state (a thermometer's readings), where the newer payload
-/// replaces the older: it says all the older did. Structural signals (interfaces added or removed)
-/// keep their order among a path's changes. Bounded: past `maxPaths` waiting paths a signal is dropped, and
-/// past `maxPerPath` entries of one path, or `maxEntries` in all, the oldest advert payload of the path that
-/// grows gives way (so its newest values still get through); both are counted.
+/// waiting entry per device however fast it comes. Advert payloads (service and manufacturer data) are each
+/// decoded as they came (a packet id, a button press): a device's service data adverts fold into one change
+/// that keeps the older payloads in order (`DeviceChange.earlier`), so the record is updated once; other
+/// payloads wait one entry each. Service data under the UUIDs the reader names as holding only state (a
+/// thermometer's readings) is the exception: the newer payload replaces the older, as it says all the older
+/// did. Structural signals (interfaces added or removed) keep their order among a path's changes. Bounded:
+/// past `maxPaths` waiting paths a signal is dropped, and past `maxPerPath` entries (each waiting payload
+/// counts) of one path, or `maxEntries` in all, the oldest advert payload of the path that grows gives way (so
+/// its newest values still get through); both are counted.
 final class SignalMailbox: DBusSignalSink {
     /// What waits for one path, in order.
     enum Item: Sendable {
@@ -109,29 +111,50 @@ final class SignalMailbox: DBusSignalSink {
             guard state.order.count < Self.maxPaths, state.entries < Self.maxEntries else { return Self.drop(&state) }
             state.order.append(path)
             state.waiting[path] = [item]
-            state.entries += 1
+            state.entries += Self.weight(item)
             return true
         }
         let full = state.entries >= Self.maxEntries
-        let before = state.waiting.values[index].count
-        let kept = Self.merge(
+        let (kept, added) = Self.merge(
             item, into: &state.waiting.values[index], full: full, superseding: superseding, dropped: &state.dropped)
-        state.entries += state.waiting.values[index].count - before
+        state.entries += added
         return kept
     }
 
     /// Puts one more signal behind a path's waiting ones: a property change merges into the last one of its
-    /// interface unless both carry an advert payload (for a device, one that does not supersede the other);
-    /// past `maxPerPath`, or when the mailbox is `full`, the oldest advert payload gives way.
+    /// interface unless both carry an advert payload (for a device, one that does not supersede the other, and
+    /// service data folds in keeping the older payload); past `maxPerPath`, or when the mailbox is `full`, the
+    /// oldest advert payload gives way. Whether the signal was kept, and how many entries the path gained.
     private static func merge(
         _ item: Item, into items: inout [Item], full: Bool, superseding: Set<BLEUUID>, dropped: inout Int
-    ) -> Bool {
-        if case .device(let change) = item, case .device(var merged)? = items.last,
-            !(change.carriesAdvert && merged.carriesAdvert) || change.supersedes(merged, under: superseding)
-        {
-            merged.merge(change)
-            items[items.count - 1] = .device(merged)
-            return true
+    ) -> (kept: Bool, added: Int) {
+        if case .device(let change) = item, case .device(let last)? = items.last {
+            let plain = !(change.carriesAdvert && last.carriesAdvert) || change.supersedes(last, under: superseding)
+            if plain || change.folds(onto: last) {
+                // Taken out while it changes, so the payloads it holds are not copied for the change.
+                guard case .device(var merged) = items.removeLast() else { return (false, 0) }
+                var added = change.earlier.count
+                if plain {
+                    merged.merge(change)
+                } else if !(full || weight(items) + 1 + merged.earlier.count >= maxPerPath) {
+                    merged.fold(change)
+                    added += 1
+                } else {
+                    // Full: the oldest payload gives way (the newest always gets through); with none older
+                    // than the waiting change's own, the new one replaces it.
+                    dropped += 1
+                    if dropOldestPayload(&items) {
+                        merged.fold(change)
+                    } else if !merged.earlier.isEmpty {
+                        merged.earlier.removeFirst()
+                        merged.fold(change)
+                    } else {
+                        merged.merge(change)
+                    }
+                }
+                items.append(.device(merged))
+                return (true, added)
+            }
         }
         if case .properties(let interface, let changed, let invalidated) = item,
             case .properties(interface, var merged, var gone)? = items.last,
@@ -141,15 +164,38 @@ final class SignalMailbox: DBusSignalSink {
             for key in invalidated { merged[key] = nil }
             gone.subtract(changed.keys)
             items[items.count - 1] = .properties(interface: interface, changed: merged, invalidated: gone.union(invalidated))
-            return true
+            return (true, 0)
         }
-        if full || items.count >= maxPerPath {
+        if full || weight(items) >= maxPerPath {
             // Full: the oldest advert payload gives way, so the newest values always get through.
             dropped += 1
-            guard let oldest = items.firstIndex(where: carriesAdvert) else { return false }
-            items.remove(at: oldest)
+            guard dropOldestPayload(&items) else { return (false, 0) }
+            items.append(item)
+            return (true, weight(item) - 1)
         }
         items.append(item)
+        return (true, weight(item))
+    }
+
+    /// The entries an item counts for: one, and one more for each advert folded into it.
+    private static func weight(_ item: Item) -> Int {
+        if case .device(let change) = item { 1 + change.earlier.count } else { 1 }
+    }
+
+    private static func weight(_ items: [Item]) -> Int {
+        items.reduce(0) { $0 + weight($1) }
+    }
+
+    /// Takes the oldest advert payload out of a path's entries: the first folded into the oldest entry that carries
+    /// one, else that entry itself; false if none carries one.
+    private static func dropOldestPayload(_ items: inout [Item]) -> Bool {
+        guard let oldest = items.firstIndex(where: carriesAdvert) else { return false }
+        if case .device(var change) = items[oldest], !change.earlier.isEmpty {
+            change.earlier.removeFirst()
+            items[oldest] = .device(change)
+        } else {
+            items.remove(at: oldest)
+        }
         return true
     }
 

@@ -137,13 +137,42 @@ struct BlueZClientTests {
         await harness.stop()
     }
 
+    @Test("service data adverts that wait together come as one change of the device, every payload in order")
+    func foldedAdverts() async throws {
+        // Any batch starts a burst, and the next waits 2 s: the series after its first advert waits together.
+        let (standIn, harness) = try await quietNova(burstSignals: 1)
+        let before = harness.events.withLock { $0.count }
+        let payloads = (0..<40).map { [UInt8(0x40), UInt8($0)] }
+        try await standIn.mock(
+            "AdvertiseServiceDataSeries",
+            [.string(Self.novaPath), .int16(-60), .string("fcd2"), .array("ay", payloads.map(DBusValue.bytes))])
+        let uuid = BLEUUID(uuid16: 0xFCD2)
+        let changes = try await waitForValue("every payload", timeout: .seconds(10)) { () -> [[[UInt8]]]? in
+            let changes = harness.events.withLock { events in
+                events[before...].flatMap { event -> [[[UInt8]]] in
+                    guard case .changed(let changes) = event else { return [] }
+                    return changes.compactMap { change in
+                        guard case .device(let device, let properties, let earlier) = change, device.path == Self.novaPath,
+                            properties.contains(.serviceData)
+                        else { return nil }
+                        return (earlier.map(\.serviceData) + [device.serviceData]).compactMap { $0[uuid] }
+                    }
+                }
+            }
+            return changes.joined().count >= payloads.count ? changes : nil
+        }
+        #expect(Array(changes.joined()) == payloads, "each payload once, in the order sent")
+        #expect(changes.contains { $0.count > 1 }, "adverts that waited together came as one change: \(changes.map(\.count))")
+        await harness.stop()
+    }
+
     /// The Nova's changes after `before`.
     private func novaChanges(_ harness: Harness, after before: Int) -> [BlueZDevice] {
         harness.events.withLock { events in
             events[before...].flatMap { event -> [BlueZDevice] in
                 guard case .changed(let changes) = event else { return [] }
                 return changes.compactMap { change in
-                    guard case .device(let device, _) = change, device.path == Self.novaPath else { return nil }
+                    guard case .device(let device, _, _) = change, device.path == Self.novaPath else { return nil }
                     return device
                 }
             }

@@ -48,20 +48,44 @@ struct SignalMailboxTests {
         #expect(!mailbox.drain().urgent, "adverts alone are not urgent")
     }
 
-    @Test("advert payloads are kept one by one, and when a device's entries are full the oldest payload gives way")
+    @Test("advert payloads are kept one by one, folded into one change, and when a device's entries are full the oldest gives way")
     func advertsKept() {
         let mailbox = SignalMailbox()
         for packet in 0..<(SignalMailbox.maxPerPath + 4) {
-            mailbox.receive(Self.changed("/dev_s", ["ServiceData": Self.serviceData([UInt8(packet)]), "RSSI": .int16(-60)]))
-            mailbox.receive(Self.changed("/dev_s", ["RSSI": .int16(-61)]))
+            mailbox.receive(Self.changed("/dev_s", ["ServiceData": Self.serviceData([UInt8(packet)]), "RSSI": .int16(Int16(-60 - packet % 20))]))
+            mailbox.receive(Self.changed("/dev_s", ["RSSI": .int16(-50)]))
         }
         let (batch, dropped, _, _) = mailbox.drain()
-        let payloads = batch.first?.items.compactMap { item -> UInt8? in
-            guard case .device(let change) = item else { return nil }
-            return change.serviceData?[Self.key]?.first
-        }
-        #expect(payloads == (4..<UInt8(SignalMailbox.maxPerPath + 4)).map { $0 }, "the newest \(SignalMailbox.maxPerPath), in order")
+        #expect(Self.payloads(batch.first?.items) == (4..<UInt8(SignalMailbox.maxPerPath + 4)).map { $0 }, "the newest \(SignalMailbox.maxPerPath), in order")
         #expect(dropped == 4)
+        guard batch.first?.items.count == 1, case .device(let change)? = batch.first?.items.first else {
+            Issue.record("one change for the device: \(batch.first?.items.count ?? 0)")
+            return
+        }
+        #expect(change.rssi == -50, "the record's RSSI is the newest")
+        #expect(change.earlier.allSatisfy { $0.rssi == -50 }, "each folded advert keeps the RSSI it was merged with before the next came")
+    }
+
+    @Test("a folded advert keeps the RSSI it came with, the change the newest values, and manufacturer data stays apart")
+    func foldKeepsEachAdvert() {
+        let mailbox = SignalMailbox()
+        mailbox.receive(Self.changed("/dev_f", ["ServiceData": Self.serviceData([1]), "RSSI": .int16(-70)]))
+        mailbox.receive(Self.changed("/dev_f", ["ServiceData": Self.serviceData([2]), "RSSI": .int16(-60)]))
+        mailbox.receive(Self.changed("/dev_f", ["ServiceData": Self.serviceData([3])]))
+        let company = DBusValue.dictionary(key: "q", value: "v", [DBusDictEntry(key: .uint16(0x0499), value: .variant(.bytes([9])))])
+        mailbox.receive(Self.changed("/dev_f", ["ServiceData": Self.serviceData([4]), "ManufacturerData": company]))
+        mailbox.receive(Self.changed("/dev_f", ["ServiceData": Self.serviceData([5])]))
+        let (batch, dropped, received, _) = mailbox.drain()
+        #expect(dropped == 0 && received == 5)
+        let items = batch.first?.items ?? []
+        #expect(Self.payloads(items) == [1, 2, 3, 4, 5], "every payload, in order")
+        guard items.count == 3, case .device(let first) = items[0], case .device(let second) = items[1] else {
+            Issue.record("\(items)")
+            return
+        }
+        #expect(first.earlier == [EarlierAdvert(serviceData: [Self.key: [1]], rssi: -70), EarlierAdvert(serviceData: [Self.key: [2]], rssi: -60)])
+        #expect(first.serviceData == [Self.key: [3]] && first.rssi == -60, "the newest payload, and the RSSI as it stood")
+        #expect(second.named.contains(.manufacturerData) && second.earlier.isEmpty, "manufacturer data is not folded")
     }
 
     @Test("structural signals keep their place among a path's changes; past the bounds signals are dropped and counted")
@@ -93,21 +117,18 @@ struct SignalMailboxTests {
         let (batch, dropped, received, _) = mailbox.drain()
         #expect(received == SignalMailbox.maxEntries + 2)
         #expect(dropped == 2, "one payload gave way, one new device was dropped")
-        #expect(batch.count == paths && batch.allSatisfy { $0.items.count == SignalMailbox.maxPerPath })
-        let first = batch.first { $0.path == "/dev_0" }?.items.compactMap { item -> UInt8? in
-            guard case .device(let change) = item else { return nil }
-            return change.serviceData?[Self.key]?.first
-        }
-        #expect(first?.first == 1 && first?.last == 0xEE, "the oldest gave way; the newest is kept")
+        #expect(batch.count == paths && batch.allSatisfy { Self.payloads($0.items).count == SignalMailbox.maxPerPath })
+        let first = Self.payloads(batch.first { $0.path == "/dev_0" }?.items)
+        #expect(first.first == 1 && first.last == 0xEE, "the oldest gave way; the newest is kept")
     }
 
     static let bthome = "0000fcd2-0000-1000-8000-00805f9b34fb"
 
-    /// The payloads waiting for a path, by the first byte under `uuid`.
+    /// The payloads waiting for a path, folded ones included, in order, by the first byte under `uuid`.
     static func payloads(_ items: [SignalMailbox.Item]?, _ uuid: BLEUUID = key) -> [UInt8] {
-        (items ?? []).compactMap { item -> UInt8? in
-            guard case .device(let change) = item else { return nil }
-            return change.serviceData?[uuid]?.first
+        (items ?? []).flatMap { item -> [UInt8] in
+            guard case .device(let change) = item else { return [] }
+            return (change.earlier.map(\.serviceData) + [change.serviceData ?? [:]]).compactMap { $0[uuid]?.first }
         }
     }
 

@@ -147,4 +147,28 @@ struct PassiveSensorTests {
         #expect(try await rig.bridge.terminate() == 0)
         await client.close()
     }
+
+    @Test("a remote's presses sent faster than they are handled each come once, in order, repeats of a packet id dropped")
+    func pressSeries() async throws {
+        let rig = try await BLERig.start(liveSignal: false)
+        let remote = try await add(rig, "B0:00:00:00:00:06", "SBBT-002C")
+        let client = try await TestClient.connect(to: rig.broker)
+        try await client.subscribe("t2m/ble_b00000000006/event")
+        // Packets 1–40 in one series, each sent twice as a remote repeats itself: odd ids a press, even a double press.
+        let presses = (1...40).map { id in [UInt8(0x44), 0x00, UInt8(id), 0x3A, id % 2 == 1 ? 0x01 : 0x02] }
+        let series = presses.flatMap { [$0, $0] }
+        try await rig.standIn.mock(
+            "AdvertiseServiceDataSeries", [.string(remote), .int16(-60), .string("fcd2"), .array("ay", series.map(DBusValue.bytes))])
+        try await waitUntil("40 events", timeout: .seconds(20)) { client.messages(on: "t2m/ble_b00000000006/event").count >= 40 }
+        // A press after the series, as a barrier: every advert before it has been handled once it is published.
+        try await rig.standIn.advertise(remote, rssi: -60, serviceData: ["fcd2": [0x44, 0x00, 41, 0x3A, 0x04]])
+        try await waitUntil("the barrier") {
+            client.messages(on: "t2m/ble_b00000000006/event").contains { $0.json?["action"] == "button_long_press" }
+        }
+        let actions = client.messages(on: "t2m/ble_b00000000006/event").compactMap { $0.json?["action"]?.stringValue }
+        let expected = (1...40).map { $0 % 2 == 1 ? "button_press" : "button_double_press" } + ["button_long_press"]
+        #expect(actions == expected)
+        #expect(try await rig.bridge.terminate() == 0)
+        await client.close()
+    }
 }
