@@ -76,7 +76,7 @@ struct PassiveSensorTests {
         // every fourth one repeats the previous packet id with a value far off (a repeat is dropped).
         // They go out in one series, as a sender repeats itself within milliseconds: a sender silent for
         // seconds may have restarted its count, and its next id is then taken as new whatever it is.
-        // With the barrier below they stay under the 16 adverts the bridge holds per device while it is busy: past
+        // With the barrier below they stay under the 128 adverts the bridge holds per device while it is busy: past
         // that the oldest give way, and a repeat whose original gave way is rightly taken as new.
         let series = (2...13).map { index in
             let repeated = index % 4 == 0
