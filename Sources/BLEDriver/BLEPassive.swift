@@ -25,13 +25,14 @@ extension BLEDriver {
     func decode(_ device: BlueZDevice, earlier: [EarlierAdvert], key: BindKey?) -> [PassiveResult] {
         let latest = advert(of: device)
         var results: [PassiveResult] = []
+        results.reserveCapacity(earlier.count + 1)
         for payload in earlier {
             var advert = latest
             advert.serviceData = payload.serviceData
             advert.rssi = payload.rssi.map(Int.init) ?? latest.rssi
-            results += PassiveDecoder.decode(advert, formats: passiveFormats, key: key, user: settings.formats)
+            PassiveDecoder.decode(advert, formats: passiveFormats, key: key, user: settings.formats, into: &results)
         }
-        results += PassiveDecoder.decode(latest, formats: passiveFormats, key: key, user: settings.formats)
+        PassiveDecoder.decode(latest, formats: passiveFormats, key: key, user: settings.formats, into: &results)
         return results
     }
 

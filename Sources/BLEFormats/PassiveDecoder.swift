@@ -158,6 +158,15 @@ public enum PassiveDecoder {
         _ advert: Advert, formats: PassiveFormats, key: BindKey? = nil, user: [UserFormat] = []
     ) -> [PassiveResult] {
         var results: [PassiveResult] = []
+        decode(advert, formats: formats, key: key, user: user, into: &results)
+        return results
+    }
+
+    /// `decode(_:formats:key:user:)`, appending to `results`: the adverts of a device that waited together are
+    /// decoded into one list, with no list of their own to copy over.
+    public static func decode(
+        _ advert: Advert, formats: PassiveFormats, key: BindKey?, user: [UserFormat], into results: inout [PassiveResult]
+    ) {
         if formats.contains(.bthome), let payload = advert.serviceData[BTHome.service] {
             results.append(PassiveResult(.bthome, BTHome.decode(payload, sender: advert.sender, key: key)))
         }
@@ -185,7 +194,6 @@ public enum PassiveDecoder {
             results.append(PassiveResult(.user, format.decode(payload)))
             break
         }
-        return results
     }
 
     /// Appends the vendor formats' results, in the order of `PassiveFormat`.
