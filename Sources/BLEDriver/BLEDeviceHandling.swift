@@ -11,7 +11,7 @@ extension BLEDriver {
     /// Takes one change of a device, at the batch's time `now`, as part of a batch (opened here if none is), which
     /// `flushOutbox()` ends.
     func deviceChanged(
-        _ device: BlueZDevice, properties: BlueZDevice.Properties, earlier: [EarlierAdvert] = [], _ client: BlueZClient,
+        _ device: BlueZDevice, properties: BlueZDevice.Properties, earlier: [EarlierAdvert], _ client: BlueZClient,
         at now: Double
     ) {
         if outbox == nil { outbox = DeviceEventBatch() }

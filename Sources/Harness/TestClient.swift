@@ -49,7 +49,6 @@ final class MessageStore: Sendable {
 public final class TestClient: Sendable {
     private let client: MosquittoClient
     private let store: MessageStore
-    private let runTask: Task<Void, Never>
     private let syncCounter = Atomic<Int>(0)
     /// The client id used with the broker.
     public let clientID: String
@@ -83,13 +82,10 @@ public final class TestClient: Sendable {
             })
         self.client = client
         client.subscribe(store.syncPrefix + "#", qos: 0)
-        runTask = Task { await client.run() }
+        client.start()
     }
 
-    deinit {
-        let client = self.client
-        Task { await client.shutdown() }
-    }
+    deinit { client.stop() }
 
     /// Whether the client is connected right now.
     public var isConnected: Bool { client.isConnected }
@@ -97,7 +93,6 @@ public final class TestClient: Sendable {
     /// Disconnects and waits for the network thread to end.
     public func close() async {
         await client.shutdown()
-        await runTask.value
     }
 
     /// Subscribes and returns once the broker has processed the subscription.

@@ -83,21 +83,35 @@ public final class MosquittoClient: MQTTTransport {
     /// Runs the network thread until it ends after `shutdown()`. Cancelling the caller asks for a stop but
     /// still waits (bounded) for the DISCONNECT to be flushed, so the broker never publishes the will.
     public func run() async {
-        let first = started.withLock { started in
-            defer { started = true }
-            return !started
-        }
-        guard first else { return }
-        DetachedThread.start(name: "mosquitto") { [self] in
-            networkLoop()
-            threadEnded.set(())
-        }
+        guard startThread() else { return }
         // The loop itself gives up at the stop deadline, so this wait is bounded once a stop was asked for.
         await withTaskCancellationHandler {
             _ = await threadEnded.wait()
         } onCancel: {
             requestStop(within: .seconds(2))
         }
+    }
+
+    /// Starts the network thread and returns: for an owner that ends the client with `shutdown()`, which waits
+    /// for the thread (bounded), so it needs no task of its own to run it.
+    public func start() { _ = startThread() }
+
+    /// Asks the network thread to end after flushing a DISCONNECT (bounded), without waiting: for an owner that
+    /// cannot wait, such as a `deinit`.
+    public func stop() { requestStop(within: .seconds(2)) }
+
+    /// Starts the network thread once; false if it was started before.
+    private func startThread() -> Bool {
+        let first = started.withLock { started in
+            defer { started = true }
+            return !started
+        }
+        guard first else { return false }
+        DetachedThread.start(name: "mosquitto") { [self] in
+            networkLoop()
+            threadEnded.set(())
+        }
+        return true
     }
 
     /// Publishes now if connected. Retained messages are also remembered (an empty one forgets the

@@ -14,7 +14,6 @@ final class BenchClient: Sendable {
     }
 
     let client: MosquittoClient
-    private let task: Mutex<Task<Void, Never>?> = Mutex(nil)
 
     init(port: Int) throws {
         let sink = DeliverySink()
@@ -27,8 +26,7 @@ final class BenchClient: Sendable {
                 }
             })
         self.sink = sink
-        let client = self.client
-        task.withLock { $0 = Task { await client.run() } }
+        client.start()
     }
 
     let sink: DeliverySink
@@ -57,7 +55,6 @@ final class BenchClient: Sendable {
 
     func close() async {
         await client.shutdown()
-        await task.withLock { $0 }?.value
     }
 }
 

@@ -20,7 +20,6 @@ final class FinalValueWatch: Sendable {
 
     let client: MosquittoClient
     private let store = Store()
-    private let task: Mutex<Task<Void, Never>?> = Mutex(nil)
 
     /// Connects and subscribes to `base/+` (the device states; retained copies are not counted).
     init(port: Int, base: String, key: String, final: Double) async throws {
@@ -42,8 +41,7 @@ final class FinalValueWatch: Sendable {
                     if isFinal, state.finals[message.topic] == nil { state.finals[message.topic] = now }
                 }
             })
-        let client = self.client
-        task.withLock { $0 = Task { await client.run() } }
+        client.start()
         let deadline = ContinuousClock.now + .seconds(10)
         while !client.isConnected {
             guard ContinuousClock.now < deadline else { throw BenchError("the final-value watch could not connect") }
@@ -66,6 +64,5 @@ final class FinalValueWatch: Sendable {
     /// Disconnects.
     func close() async {
         await client.shutdown()
-        await task.withLock { $0 }?.value
     }
 }

@@ -64,22 +64,27 @@ extension ExternalBench {
         let start = ContinuousClock.now
         let publisher = client.client
         let total = Int(Double(rate) * duration.inSeconds)
-        let sender = Task.detached {
-            for index in 0..<total {
-                let due = start + .nanoseconds(Int64(index) * 1_000_000_000 / Int64(rate))
-                if due > .now { try? await Task.sleep(until: due, clock: .continuous) }
-                let (topic, payload) = mix.message(index)
-                publisher.publish(topic, payload: payload, qos: 0, retain: false)
+        // The hostile sender is a child task: a failure of the timed /set below cancels it rather than leaving it
+        // publishing.
+        let legit = try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask {
+                for index in 0..<total {
+                    let due = start + .nanoseconds(Int64(index) * 1_000_000_000 / Int64(rate))
+                    if due > .now { try await Task.sleep(until: due, clock: .continuous) }
+                    let (topic, payload) = mix.message(index)
+                    publisher.publish(topic, payload: payload, qos: 0, retain: false)
+                }
             }
+            var legit = LatencySample()
+            var step = 0
+            while ContinuousClock.now < start + duration {
+                legit.add(try await setToState(client, brightness: 10 + (step * 7) % 240))
+                step += 1
+                try await Task.sleep(for: .milliseconds(20))
+            }
+            try await group.waitForAll()
+            return legit
         }
-        var legit = LatencySample()
-        var step = 0
-        while ContinuousClock.now < start + duration {
-            legit.add(try await setToState(client, brightness: 10 + (step * 7) % 240))
-            step += 1
-            try await Task.sleep(for: .milliseconds(20))
-        }
-        await sender.value
         let refused = try await refusedSoFar(client) - refusedBefore
         return (total, refused, legit)
     }
