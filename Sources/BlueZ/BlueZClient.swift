@@ -98,7 +98,9 @@ public final class BlueZClient {
 
     /// In a burst, lets adverts merge in the mailbox until `deadline`, or until a quiet spell shows the burst
     /// has ended, or something other than an advert (a GATT notification, a connection) comes; true if the
-    /// deadline came with signals still flowing.
+    /// deadline came with signals still flowing. A spell the deadline cuts short is waited out: had it been
+    /// taken as flowing, a burst that stopped just before the deadline would end only one (empty) batch later;
+    /// had it been taken as quiet, a gap shorter than a spell would end a burst that goes on.
     nonisolated(nonsending) private func gather(until deadline: ContinuousClock.Instant) async -> Bool {
         // A burst whose batches take the caller longer than the interval never waits here; without a yield the
         // caller's other work (a command, a timer) would not run until the burst ends.
@@ -106,14 +108,22 @@ public final class BlueZClient {
             await Task.yield()
             return true
         }
-        var seen = -1
-        while !Task.isCancelled, ContinuousClock.now < deadline {
-            let (received, urgent) = bus.mailbox.progress
-            if urgent || received == seen { return false }
-            seen = received
-            try? await Task.sleep(until: min(deadline, .now + quietSpell), clock: .continuous)
+        var seen = bus.mailbox.progress
+        var since = ContinuousClock.now
+        while !seen.urgent, !Task.isCancelled {
+            let spellEnds = since + quietSpell
+            try? await Task.sleep(until: min(deadline, spellEnds), clock: .continuous)
+            let now = bus.mailbox.progress
+            if now.received != seen.received {
+                (seen, since) = (now, .now)
+                if since >= deadline { return !now.urgent }
+                continue
+            }
+            if ContinuousClock.now < spellEnds { try? await Task.sleep(until: spellEnds, clock: .continuous) }
+            let last = bus.mailbox.progress
+            return last.received != seen.received && !last.urgent
         }
-        return true
+        return false
     }
 
     /// Calls a BlueZ method (see `BlueZBus.call`).

@@ -247,6 +247,25 @@ struct BlueZClientTests {
         await harness.stop()
     }
 
+    @Test("a batch taken at the end of the interval, with no signal in the last quiet spell, says the burst ended")
+    func endAtInterval() async throws {
+        let (standIn, harness) = try await quietNova(
+            burstSignals: 1, quietSpell: .milliseconds(300), batchInterval: .milliseconds(400))
+        let before = harness.events.withLock(\.count)
+        // The first advert is a burst here; the second comes in the first quiet spell, so the wait runs to the
+        // end of the batch interval, whose last spell has no signal.
+        try await standIn.advertise(Self.novaPath, rssi: -50)
+        try await waitUntil("the first advert") { await harness.objects.devices[Self.novaPath]?.rssi == -50 }
+        try await standIn.advertise(Self.novaPath, rssi: -51)
+        try await waitUntil("the second advert") { await harness.objects.devices[Self.novaPath]?.rssi == -51 }
+        try await Task.sleep(for: .milliseconds(800))
+        let flags = harness.burstFlags.withLock { Array($0.dropFirst(before)) }
+        let events = harness.events.withLock { Array($0.dropFirst(before)) }
+        #expect(flags.last == false, "\(flags)")
+        #expect(events.last != .changed([]), "the batch with the advert ended the burst, not an empty one after it: \(events)")
+        await harness.stop()
+    }
+
     @Test("after a burst (here: one signal is one) the next signals wait for the batch interval and arrive merged")
     func batches() async throws {
         // The long interval: on a loaded machine the stand-in's three calls once took longer than 2 s.
