@@ -33,7 +33,9 @@ extension BridgeService {
         // light's state waits until its driver has said whether it is on.
         if record.state["state"] == nil, record.descriptor.exposes.contains(where: { $0.kind == .light }) { return }
         // While the broker is behind, a state waits (its later changes merge into it) instead of queueing
-        // behind the messages it has not taken yet; a burst of adverts then costs the broker fewer messages.
+        // behind the messages it has not taken yet; a burst of adverts then costs the broker fewer messages. The
+        // transport's `.caughtUp` lets it go as soon as the broker has taken half; the retry is for a transport
+        // that never says so.
         if transport.isBacklogged {
             if held.hold(record.id) { schedule(.flushHeldStates, after: options.heldStateRetry) }
             return
@@ -45,6 +47,12 @@ extension BridgeService {
         }
         publishJSON(topics.state(record.alias), .object(state), retain: record.settings.retain, qos: qos(for: record))
         noteCarried(record)
+    }
+
+    /// Publishes the states held while the broker was behind, oldest first (any that find it behind again wait
+    /// once more).
+    func flushHeldStates() {
+        for id in held.takeAll() { if let record = devices[id] { publishState(record) } }
     }
 
     func publishAvailability(_ record: DeviceRecord) {

@@ -140,6 +140,7 @@ public actor BridgeService: Service {
             logger.debug("Transport connected")
             clusterConnected()
         case .transport(.disconnected(let reason)): logger.warning("MQTT connection lost", metadata: ["reason": "\(reason)"])
+        case .transport(.caughtUp): flushHeldStates()
         case .device(let event): handleDeviceEvent(event)
         case .reload(let newConfig): applyReload(newConfig)
         case .reloadFailed(let errors):
@@ -173,7 +174,7 @@ public actor BridgeService: Service {
         case .carried(let id):
             await applyCarried(id)
         case .flushHeldStates:
-            for id in held.takeAll() { if let record = devices[id] { publishState(record) } }
+            flushHeldStates()
         }
     }
 

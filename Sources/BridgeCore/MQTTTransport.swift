@@ -21,6 +21,9 @@ public enum TransportEvent: Sendable {
     case connected
     case disconnected(reason: String)
     case message(InboundMessage)
+    /// The broker took enough of what was outstanding: the transport, backlogged a moment ago, no longer is.
+    /// Sent once per backlog, so states held meanwhile go out at once rather than at the next retry.
+    case caughtUp
 }
 
 /// The bridge's view of MQTT. Implementations keep subscriptions across reconnects, re-publish

@@ -19,8 +19,15 @@ final class CallbackBox: Sendable {
     let control = Mutex<[ControlEvent]>([])
     /// Messages handed to libmosquitto and not yet written (QoS 0) or acknowledged (QoS 1 and 2).
     let unconfirmed = Atomic<Int>(0)
+    /// From how many unconfirmed messages the client is backlogged.
+    let backlogLimit: Int
+    /// Set when the count reached `backlogLimit`; cleared, with `.caughtUp` delivered, once it is down to half.
+    let behind = Atomic<Bool>(false)
 
-    init(deliver: @escaping @Sendable (TransportEvent) -> Void) { self.deliver = deliver }
+    init(backlogLimit: Int, deliver: @escaping @Sendable (TransportEvent) -> Void) {
+        self.backlogLimit = backlogLimit
+        self.deliver = deliver
+    }
 
     static func from(_ pointer: UnsafeMutableRawPointer?) -> CallbackBox? {
         guard let pointer else { return nil }
@@ -29,16 +36,36 @@ final class CallbackBox: Sendable {
 
     func enqueue(_ event: ControlEvent) { control.withLock { $0.append(event) } }
 
+    /// One more message was handed to libmosquitto.
+    func sent() {
+        if unconfirmed.add(1, ordering: .relaxed).newValue >= backlogLimit { behind.store(true, ordering: .relaxed) }
+    }
+
     /// One message was written or acknowledged. The count restarts at each connect, so an acknowledgement
-    /// of a message sent before it must not take the count below zero.
+    /// of a message sent before it must not take the count below zero. Half-way down from a backlog, the owner
+    /// hears that it is over (half, so a client hovering at the limit does not send it for every message).
     func confirmed() {
         var current = unconfirmed.load(ordering: .relaxed)
         while current > 0 {
             let (exchanged, original) = unconfirmed.compareExchange(
                 expected: current, desired: current - 1, ordering: .relaxed)
-            if exchanged { return }
+            if exchanged {
+                if current - 1 <= backlogLimit / 2 { caughtUp() }
+                return
+            }
             current = original
         }
+    }
+
+    /// The count restarts (a connect, or a lost connection): nothing is outstanding.
+    func restartCount() {
+        unconfirmed.store(0, ordering: .relaxed)
+        caughtUp()
+    }
+
+    private func caughtUp() {
+        // Looked at first: every confirmation below half comes here, and a plain load costs the cache line nothing.
+        if behind.load(ordering: .relaxed), behind.exchange(false, ordering: .relaxed) { deliver(.caughtUp) }
     }
 
     /// Takes the connection events enqueued so far, oldest first.

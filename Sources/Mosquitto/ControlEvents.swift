@@ -15,7 +15,7 @@ extension MosquittoClient {
                 }
                 guard wasConnected else { continue }
                 // Messages queued now are dropped or re-sent after the next connect: none is outstanding.
-                box.unconfirmed.store(0, ordering: .relaxed)
+                box.restartCount()
                 let reason = rc == 0 ? "disconnected" : MosquittoError(code: rc, operation: "connection lost").description
                 box.deliver(.disconnected(reason: reason))
             case .published(let mid):
@@ -48,7 +48,7 @@ extension MosquittoClient {
             return
         }
         // A message queued before the connection was lost is never confirmed: the count starts over.
-        box.unconfirmed.store(0, ordering: .relaxed)
+        box.restartCount()
         let (subscriptions, retained, again) = state.withLock { state in
             let again = state.connectedBefore
             state.connectedBefore = true

@@ -54,7 +54,7 @@ public final class MosquittoClient: MQTTTransport {
         options: MosquittoOptions, logger: Logger, deliver: @escaping @Sendable (TransportEvent) -> Void
     ) throws(MosquittoError) {
         _ = Self.libraryReady
-        let box = CallbackBox(deliver: deliver)
+        let box = CallbackBox(backlogLimit: options.backlogLimit, deliver: deliver)
         let userdata = Unmanaged.passRetained(box).toOpaque()
         guard let pointer = mosquitto_new(options.clientID, true, userdata) else {
             Unmanaged<CallbackBox>.fromOpaque(userdata).release()
@@ -176,7 +176,7 @@ public final class MosquittoClient: MQTTTransport {
                 metadata: ["mqtt.topic": "\(message.topic)", "error": "\(MosquittoError(code: rc, operation: "publish"))"])
             return nil
         }
-        box.unconfirmed.add(1, ordering: .relaxed)
+        box.sent()
         return mid
     }
 
