@@ -26,6 +26,9 @@ struct AdvertIngest {
         var count = 0
         var senderForBare = 0.0, senderForDaemon = 0.0
         var bare = 0.0, daemon = 0.0
+        /// Milliseconds from the sender's last signal to the bare receiver's last one, and to the daemon's last
+        /// final value at the watching client: the fixed part of each side's time, which a short burst feels most.
+        var bareTail = 0.0, daemonTail = 0.0
         var bareCPU = 0.0, daemonCPU = 0.0
         /// The daemon's D-Bus thread alone (the work the bare receiver does, plus reading each body), and its
         /// MQTT thread.
@@ -64,6 +67,7 @@ struct AdvertIngest {
         guard sent.count == 3, received.count == 3 else { throw BenchError("unexpected C output: \(sent) \(received)") }
         figures.senderForBare = Double(count) / seconds(sent[2] - sent[1])
         figures.bare = Double(count) / seconds(received[1] - sent[1])
+        figures.bareTail = seconds(received[1] - sent[2]) * 1000
         figures.bareCPU = seconds(received[2]) / Double(count) * 1000
     }
 
@@ -110,6 +114,7 @@ struct AdvertIngest {
         guard sent.count == 3 else { throw BenchError("unexpected sender output: \(sent)") }
         figures.senderForDaemon = Double(count) / seconds(sent[2] - sent[1])
         figures.daemon = Double(count) / seconds(done - sent[1])
+        figures.daemonTail = seconds(done - sent[2]) * 1000
         figures.published = watch.published
         figures.dropped = Self.droppedSignals(in: process.stderr)
         await watch.close()

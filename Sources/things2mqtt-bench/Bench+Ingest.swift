@@ -35,6 +35,10 @@ extension Bench {
                         format: "          CPU per 1,000 signals: daemon %.4f s (its D-Bus thread %.4f s, MQTT thread %.4f s), bare C %.4f s; daemon RSS %.1f MiB before, %.1f MiB peak, %.1f MiB after (%d s later)",
                         run.daemonCPU, run.dbusThreadCPU, run.mqttThreadCPU, run.bareCPU, run.rssBefore, run.rssPeak, run.rssAfter,
                         Int(settleBeforeRSS.components.seconds)))
+                print(
+                    String(
+                        format: "          after the sender's last signal: bare C had every signal in %.1f ms; the daemon had published every final value in %.1f ms",
+                        run.bareTail, run.daemonTail))
                 let all = trials.map { String(format: "%.0f %%", $0.ratio) }.joined(separator: ", ")
                 let dropped = trials.map(\.dropped).max() ?? 0
                 let peak = trials.map(\.rssPeak).max() ?? .nan
