@@ -96,32 +96,23 @@ public final class BlueZClient {
         return nil
     }
 
-    /// In a burst, lets adverts merge in the mailbox until `deadline`, or until a quiet spell shows the burst
-    /// has ended, or something other than an advert (a GATT notification, a connection) comes; true if the
-    /// deadline came with signals still flowing. A spell the deadline cuts short is waited out: had it been
-    /// taken as flowing, a burst that stopped just before the deadline would end only one (empty) batch later;
-    /// had it been taken as quiet, a gap shorter than a spell would end a burst that goes on.
+    /// In a burst, lets adverts merge in the mailbox until `deadline`, or until a quiet spell since the last signal
+    /// shows the burst has ended, or something other than an advert (a GATT notification, a connection) comes;
+    /// true if the deadline came with signals still flowing (see `BurstWait`).
     nonisolated(nonsending) private func gather(until deadline: ContinuousClock.Instant) async -> Bool {
-        // A burst whose batches take the caller longer than the interval never waits here; without a yield the
-        // caller's other work (a command, a timer) would not run until the burst ends.
-        guard ContinuousClock.now < deadline else {
-            await Task.yield()
-            return true
-        }
-        var seen = bus.mailbox.progress
-        var since = ContinuousClock.now
-        while !seen.urgent, !Task.isCancelled {
-            let spellEnds = since + quietSpell
-            try? await Task.sleep(until: min(deadline, spellEnds), clock: .continuous)
-            let now = bus.mailbox.progress
-            if now.received != seen.received {
-                (seen, since) = (now, .now)
-                if since >= deadline { return !now.urgent }
-                continue
+        var wait = BurstWait(deadline: deadline, quietSpell: quietSpell)
+        var slept = false
+        while !Task.isCancelled {
+            switch wait.step(bus.mailbox.progress, now: .now) {
+            case .sleep(let until):
+                slept = true
+                try? await Task.sleep(until: until, clock: .continuous)
+            case .done(let flowing):
+                // A burst whose batches take the caller longer than the interval never sleeps here; without a yield
+                // the caller's other work (a command, a timer) would not run until the burst ends.
+                if !slept { await Task.yield() }
+                return flowing
             }
-            if ContinuousClock.now < spellEnds { try? await Task.sleep(until: spellEnds, clock: .continuous) }
-            let last = bus.mailbox.progress
-            return last.received != seen.received && !last.urgent
         }
         return false
     }

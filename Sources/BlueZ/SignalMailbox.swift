@@ -54,6 +54,8 @@ final class SignalMailbox: DBusSignalSink {
         var rung = false
         /// Something other than an advert came since the last drain: a burst's batch need not wait for more.
         var urgent = false
+        /// When the last signal came (kept across drains): a burst has ended once a quiet spell has passed since.
+        var last = ContinuousClock.now
         var notes: [Note] = []
     }
 
@@ -94,8 +96,10 @@ final class SignalMailbox: DBusSignalSink {
     private static let objectManager = "org.freedesktop.DBus.ObjectManager"
 
     private func put(_ item: Item, at path: String) {
+        let now = ContinuousClock.now
         let ring = state.withLock { state -> Bool in
             state.received += 1
+            state.last = now
             if !Self.mayWait(item) { state.urgent = true }
             guard Self.put(item, at: path, into: &state, superseding: superseding), !state.rung else { return false }
             state.rung = true
@@ -219,8 +223,18 @@ final class SignalMailbox: DBusSignalSink {
         }
     }
 
-    /// How many signals came in since the last drain, merged or not, and whether any was more than an advert.
-    var progress: (received: Int, urgent: Bool) { state.withLock { ($0.received, $0.urgent) } }
+    /// What came in since the last drain, and when the last signal came.
+    struct Progress: Equatable {
+        /// Signals put in, merged or not.
+        var received: Int
+        /// Whether one of them was more than an advert.
+        var urgent: Bool
+        /// When the last signal came, whether before the drain or after.
+        var last: ContinuousClock.Instant
+    }
+
+    /// What came in since the last drain, and when the last signal came.
+    var progress: Progress { state.withLock { Progress(received: $0.received, urgent: $0.urgent, last: $0.last) } }
 
     /// Every signal waiting, object by object in the order each one's first entry came, the drops counted so
     /// far, how many signals came in since the last drain, and whether one of them was more than an advert;
