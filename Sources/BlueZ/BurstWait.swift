@@ -1,8 +1,9 @@
 /// The wait for a burst's next batch, stepped with what the mailbox shows and the time, so its rule is tested
-/// without a bus or a clock: the wait ends at `deadline` while signals keep coming, as soon as `quietSpell` has
-/// passed since the last signal (the burst has ended), or at once when something more than an advert came.
-/// The quiet spell counts from the signal itself, not from when the waiter last looked, so the end of a burst
-/// is seen one spell after its last signal, never up to two.
+/// without a bus or a clock: the wait ends at `deadline` while signals keep coming, as soon as the D-Bus loop
+/// thread has waited `quietSpell` for the bus with every signal handed over (the burst has ended), or at once
+/// when something more than an advert came. Only the loop's own wait counts as quiet: on a busy machine the
+/// loop thread is often preempted for longer than a spell in the middle of a burst, and a gap in what reached
+/// the mailbox would then end the burst, its held states going out many times over.
 struct BurstWait {
     /// What the waiter does next.
     enum Step: Equatable {
@@ -14,10 +15,13 @@ struct BurstWait {
 
     let deadline: ContinuousClock.Instant
     let quietSpell: Duration
+    /// How soon the waiter looks again while the loop thread reads: a third of a spell, so the spell's end is
+    /// seen little later than it comes.
+    var recheck: Duration { quietSpell / 3 }
     /// Signals the mailbox had counted at the last step (it counts from zero at each drain).
     private var seen = 0
 
-    /// A wait that ends at `deadline` at the latest, unless a spell cut short by it is waited out.
+    /// A wait that ends at `deadline`, or one spell past it when no signal came since the last look.
     init(deadline: ContinuousClock.Instant, quietSpell: Duration) {
         self.deadline = deadline
         self.quietSpell = quietSpell
@@ -26,13 +30,16 @@ struct BurstWait {
     /// The next step, given the mailbox's progress and the time.
     mutating func step(_ progress: SignalMailbox.Progress, now: ContinuousClock.Instant) -> Step {
         if progress.urgent { return .done(flowing: false) }
-        let quietEnds = progress.last + quietSpell
-        if now >= quietEnds { return .done(flowing: false) }
+        if let since = progress.waitingSince, now >= since + quietSpell { return .done(flowing: false) }
         let fresh = progress.received != seen
         seen = progress.received
-        guard now >= deadline else { return .sleep(until: min(deadline, quietEnds)) }
-        // At the deadline a signal since the last look means the burst goes on; without one, the spell the
-        // deadline cut short is waited out, so a gap shorter than a spell never ends a burst.
-        return fresh ? .done(flowing: true) : .sleep(until: quietEnds)
+        let look = progress.waitingSince.map { $0 + quietSpell } ?? now + recheck
+        guard now >= deadline else { return .sleep(until: min(deadline, look)) }
+        if fresh { return .done(flowing: true) }
+        // At the deadline with no signal since the last look, the spell it cut short is waited out, so a gap
+        // shorter than a spell never ends a burst; a loop thread still reading by then has more to hand over.
+        let last = deadline + quietSpell
+        guard now >= last else { return .sleep(until: min(look, last)) }
+        return .done(flowing: progress.waitingSince == nil)
     }
 }

@@ -54,8 +54,9 @@ final class SignalMailbox: DBusSignalSink {
         var rung = false
         /// Something other than an advert came since the last drain: a burst's batch need not wait for more.
         var urgent = false
-        /// When the last signal came (kept across drains): a burst has ended once a quiet spell has passed since.
-        var last = ContinuousClock.now
+        /// Since when the loop thread has been waiting for the bus, every signal it read handed over; nil while it
+        /// reads (kept across drains): a burst has ended once a quiet spell has passed since.
+        var waitingSince: ContinuousClock.Instant?
         var notes: [Note] = []
     }
 
@@ -96,10 +97,9 @@ final class SignalMailbox: DBusSignalSink {
     private static let objectManager = "org.freedesktop.DBus.ObjectManager"
 
     private func put(_ item: Item, at path: String) {
-        let now = ContinuousClock.now
         let ring = state.withLock { state -> Bool in
             state.received += 1
-            state.last = now
+            state.waitingSince = nil
             if !Self.mayWait(item) { state.urgent = true }
             guard Self.put(item, at: path, into: &state, superseding: superseding), !state.rung else { return false }
             state.rung = true
@@ -223,18 +223,29 @@ final class SignalMailbox: DBusSignalSink {
         }
     }
 
-    /// What came in since the last drain, and when the last signal came.
+    /// Loop thread, before it may block: from now on a gap between signals is the bus's.
+    func loopWaits() {
+        let now = ContinuousClock.now
+        state.withLock { state in
+            if state.waitingSince == nil { state.waitingSince = now }
+        }
+    }
+
+    /// What came in since the last drain, and whether the loop thread waits for more.
     struct Progress: Equatable {
         /// Signals put in, merged or not.
         var received: Int
         /// Whether one of them was more than an advert.
         var urgent: Bool
-        /// When the last signal came, whether before the drain or after.
-        var last: ContinuousClock.Instant
+        /// Since when the loop thread has waited for the bus with every signal handed over; nil while it reads
+        /// signals (or was preempted while it did).
+        var waitingSince: ContinuousClock.Instant?
     }
 
-    /// What came in since the last drain, and when the last signal came.
-    var progress: Progress { state.withLock { Progress(received: $0.received, urgent: $0.urgent, last: $0.last) } }
+    /// What came in since the last drain, and whether the loop thread waits for more.
+    var progress: Progress {
+        state.withLock { Progress(received: $0.received, urgent: $0.urgent, waitingSince: $0.waitingSince) }
+    }
 
     /// Every signal waiting, object by object in the order each one's first entry came, the drops counted so
     /// far, how many signals came in since the last drain, and whether one of them was more than an advert;

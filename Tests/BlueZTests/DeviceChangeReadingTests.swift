@@ -28,6 +28,30 @@ struct DeviceChangeReadingTests {
         }
 
         func finish() { mailbox.finish() }
+
+        func loopWaits() { mailbox.loopWaits() }
+    }
+
+    @Test("once the loop thread has handed a signal over and waits for the bus, the mailbox knows since when")
+    func loopWaitsAfterSignal() async throws {
+        let daemon = try await DBusDaemon.start()
+        let receiver = try await DBusConnection.connect(to: DBusAddress(daemon.address))
+        let sender = try await DBusConnection.connect(to: DBusAddress(daemon.address))
+        let probe = Probe()
+        let end = try await receiver.subscribe(Self.rule, into: probe)
+        let before = ContinuousClock.now
+        try sender.emit(
+            path: Self.path, interface: "org.freedesktop.DBus.Properties", member: "PropertiesChanged",
+            arguments: [.string(BlueZInterface.device), .vardict(["RSSI": .int16(-60)]), .strings([])], signature: "sa{sv}as")
+        // The signal clears what an earlier wait noted; only a wait after it sets it again.
+        try await waitUntil("the signal, then the loop's wait", timeout: .seconds(10)) {
+            let progress = probe.mailbox.progress
+            return progress.received == 1 && progress.waitingSince != nil
+        }
+        #expect(probe.mailbox.progress.waitingSince.map { $0 >= before } == true)
+        end()
+        await sender.close()
+        await receiver.close()
     }
 
     /// Emits one `PropertiesChanged` and returns what the mailbox made of it, whether it read it off the bus
