@@ -53,11 +53,12 @@ public final class BlueZClient {
     /// the burst comes in, so little is left for it when the burst ends; how often states are published is
     /// the driver's choice (`burstGoesOn`). Otherwise (a lone advert, a GATT notification, a usual home's few
     /// hundred adverts a second) nothing waits. Nor does the end of a burst: once the D-Bus loop has waited
-    /// `quietSpell` for the bus with every signal handed over, the batch is taken at once (4 ms: a busy 2-core
-    /// machine leaves gaps of 3 ms in the middle of a burst often enough to end it, and each end publishes every
-    /// device's held state; 5 ms ends fewer bursts early but hands the last values over later); nor anything but adverts: a GATT notification or a connection change that comes in
-    /// a burst is taken within `quietSpell`. Service data under `stateOnlyServices` holds
-    /// nothing but state: a device's newer payload replaces one still waiting, as its RSSI does.
+    /// `quietSpell` for the bus with every signal handed over, the batch is taken at once. 4 ms, because a busy
+    /// 2-core machine leaves 3 ms gaps in the middle of a burst often enough to end it, each end publishing
+    /// every device's held state, and 5 ms hands the last values over later. Nor does anything but adverts: a
+    /// GATT notification or a connection change that comes in a burst is taken within `quietSpell`. Service
+    /// data under `stateOnlyServices` holds nothing but state: a device's newer payload replaces one still
+    /// waiting, as its RSSI does.
     public init(
         connection: DBusConnection, logger: Logger, batchInterval: Duration = .milliseconds(10), burstSignals: Int = 16,
         quietSpell: Duration = .milliseconds(4), stateOnlyServices: Set<BLEUUID> = []
@@ -98,7 +99,7 @@ public final class BlueZClient {
         return nil
     }
 
-    /// In a burst, lets adverts merge in the mailbox until `deadline`, or until a quiet spell of the D-Bus loop's
+    /// In a burst, lets adverts merge in the mailbox until `deadline`, or until the D-Bus loop's quiet spell
     /// shows the burst has ended, or something other than an advert (a GATT notification, a connection) comes;
     /// true if the deadline came with signals still flowing (see `BurstWait`).
     nonisolated(nonsending) private func gather(until deadline: ContinuousClock.Instant) async -> Bool {
