@@ -26,9 +26,11 @@ public actor BLEDriver: DeviceDriver, ConnectionControl, ReloadableDriver {
     var outbox: DeviceEventBatch?
     /// The devices whose readings wait in `TrackedDevice.pending` to be weighed, by object path.
     var unsettled: [String] = []
-    /// When a batch's readings are weighed: in an advert burst at most every 50 ms, which keeps a device to 20
-    /// states a second, each with its newest values.
-    var cadence = BurstCadence(interval: 0.05)
+    /// When a batch's readings are weighed: in an advert burst at most every 200 ms, which keeps a device to 5
+    /// states a second, each with its newest values. Each state costs the broker and every subscriber (Home
+    /// Assistant's recorder writes it) far more than an advert costs the driver; at 50 ms, the states of a
+    /// 100-device burst took the CPU the bus and the D-Bus thread need on a 2-core machine.
+    var cadence = BurstCadence(interval: 0.2)
     let logger: Logger
     let started = ContinuousClock.now
     var client: BlueZClient?
