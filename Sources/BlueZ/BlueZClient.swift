@@ -52,13 +52,13 @@ public final class BlueZClient {
     /// per batch instead of one per signal, and wakes once per batch. 10 ms keeps the driver decoding while
     /// the burst comes in, so little is left for it when the burst ends; how often states are published is
     /// the driver's choice (`burstGoesOn`). Otherwise (a lone advert, a GATT notification, a usual home's few
-    /// hundred adverts a second) nothing waits. Nor does the end of a burst: once the D-Bus loop has waited
-    /// `quietSpell` for the bus with every signal handed over, the batch is taken at once. 4 ms, because a busy
-    /// 2-core machine leaves 3 ms gaps in the middle of a burst often enough to end it, each end publishing
-    /// every device's held state, and 5 ms hands the last values over later. Nor does anything but adverts: a
-    /// GATT notification or a connection change that comes in a burst is taken within `quietSpell`. Service
-    /// data under `stateOnlyServices` holds nothing but state: a device's newer payload replaces one still
-    /// waiting, as its RSSI does.
+    /// hundred adverts a second) nothing waits. Nor does the end of a burst: once the D-Bus loop has waited a
+    /// quarter of `quietSpell` for the bus with every signal handed over, what came is taken, still in the burst,
+    /// and once it has waited all of it, the burst's end. 4 ms, because a busy 2-core machine leaves 3 ms gaps
+    /// in the middle of a burst often enough to end it, each end publishing every device's held state, and 5 ms
+    /// hands the last values over later. Nor does anything but adverts: a GATT notification or a connection
+    /// change that comes in a burst is taken within `quietSpell`. Service data under `stateOnlyServices` holds
+    /// nothing but state: a device's newer payload replaces one still waiting, as its RSSI does.
     public init(
         connection: DBusConnection, logger: Logger, batchInterval: Duration = .milliseconds(10), burstSignals: Int = 16,
         quietSpell: Duration = .milliseconds(4), stateOnlyServices: Set<BLEUUID> = []
@@ -78,16 +78,18 @@ public final class BlueZClient {
             if !ready.isEmpty { return ready.removeFirst() }
             for note in bus.mailbox.takeNotes() { await take(note) }
             if !ready.isEmpty { continue }
-            var flowing = true
-            if let last = burstBatch { flowing = await gather(until: last + batchInterval) }
+            var outcome = BurstWait.Outcome.flowing
+            if let last = burstBatch { outcome = await gather(until: last + batchInterval) }
             let (batch, droppedNow, received, urgent) = bus.mailbox.drain()
             if droppedNow > 0 { noteDropped(droppedNow) }
             var changes: [BlueZChange] = []
             for entry in batch { apply(entry.path, entry.items, into: &changes) }
             // The end of a burst is handed over even without a change, so what the driver held is let go.
             if !changes.isEmpty || burstGoesOn {
-                burstBatch = received >= burstSignals ? .now : nil
-                burstGoesOn = received >= burstSignals && flowing && !urgent
+                // A batch taken while the loop thread waits belongs to the burst whatever its size: its end comes next.
+                let burst = received >= burstSignals || outcome == .quieting
+                burstBatch = burst ? .now : nil
+                burstGoesOn = burst && outcome != .ended && !urgent
                 return .changed(changes)
             }
             guard await rings.next(isolation: #isolation) != nil else {
@@ -100,9 +102,9 @@ public final class BlueZClient {
     }
 
     /// In a burst, lets adverts merge in the mailbox until `deadline`, or until the D-Bus loop's quiet spell
-    /// shows the burst has ended, or something other than an advert (a GATT notification, a connection) comes;
-    /// true if the deadline came with signals still flowing (see `BurstWait`).
-    nonisolated(nonsending) private func gather(until deadline: ContinuousClock.Instant) async -> Bool {
+    /// shows the burst has ended, or something other than an advert (a GATT notification, a connection) comes,
+    /// or the loop has begun to wait with signals left to take (see `BurstWait`).
+    nonisolated(nonsending) private func gather(until deadline: ContinuousClock.Instant) async -> BurstWait.Outcome {
         var wait = BurstWait(deadline: deadline, quietSpell: quietSpell)
         var slept = false
         while !Task.isCancelled {
@@ -110,14 +112,14 @@ public final class BlueZClient {
             case .sleep(let until):
                 slept = true
                 try? await Task.sleep(until: until, clock: .continuous)
-            case .done(let flowing):
+            case .done(let outcome):
                 // A burst whose batches take the caller longer than the interval never sleeps here; without a yield
                 // the caller's other work (a command, a timer) would not run until the burst ends.
                 if !slept { await Task.yield() }
-                return flowing
+                return outcome
             }
         }
-        return false
+        return .ended
     }
 
     /// Calls a BlueZ method (see `BlueZBus.call`).

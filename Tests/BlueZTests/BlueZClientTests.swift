@@ -19,6 +19,8 @@ struct BlueZClientTests {
         let events = Mutex<[BlueZClient.Event]>([])
         /// `burstGoesOn` as each event left it.
         let burstFlags = Mutex<[Bool]>([])
+        /// When each event was handed over.
+        let times = Mutex<[ContinuousClock.Instant]>([])
         private var tasks: [Task<Void, Never>] = []
 
         init(
@@ -42,6 +44,7 @@ struct BlueZClientTests {
             while let event = await client.next() {
                 events.withLock { $0.append(event) }
                 burstFlags.withLock { $0.append(client.burstGoesOn) }
+                times.withLock { $0.append(.now) }
             }
         }
 
@@ -247,30 +250,39 @@ struct BlueZClientTests {
         await harness.stop()
     }
 
-    @Test("a batch taken at the end of the interval, with no signal in the last quiet spell, says the burst ended")
-    func endAtInterval() async throws {
-        let (standIn, harness) = try await quietNova(
-            burstSignals: 1, quietSpell: .milliseconds(300), batchInterval: .milliseconds(400))
+    @Test("when adverts stop, what came is taken once the loop has waited a quarter spell, still in the burst; an empty batch ends it")
+    func quietingTakesWhatCame() async throws {
+        // Long, as a loaded machine wakes a sleeper hundreds of milliseconds late. No batch is taken at an
+        // interval's end here, so only the loop's wait ends a wait.
+        let spell = Duration.seconds(2)
+        let (standIn, harness) = try await quietNova(burstSignals: 1, quietSpell: spell, batchInterval: Self.longInterval)
         let before = harness.events.withLock(\.count)
-        // The first advert is a burst here; the second comes in the first quiet spell, so the wait runs to the
-        // end of the batch interval, whose last spell has no signal.
-        try await standIn.advertise(Self.novaPath, rssi: -50)
-        try await waitUntil("the first advert") { await harness.objects.devices[Self.novaPath]?.rssi == -50 }
-        try await standIn.advertise(Self.novaPath, rssi: -51)
-        try await waitUntil("the second advert") { await harness.objects.devices[Self.novaPath]?.rssi == -51 }
-        try await Task.sleep(for: .milliseconds(800))
-        let flags = harness.burstFlags.withLock { Array($0.dropFirst(before)) }
+        let adverts = advertising(standIn)
+        try await waitUntil("the adverts") { await [-60, -61].contains(harness.objects.devices[Self.novaPath]?.rssi) }
+        // Longer than a spell: the first wait after the burst's first batch found nothing to take, and sleeps a
+        // whole spell before it looks again.
+        try await Task.sleep(for: spell + .milliseconds(500))
+        adverts.cancel()
+        await adverts.value
+        try await waitUntil("the burst's end") { harness.burstFlags.withLock { $0.count > before && $0.last == false } }
         let events = harness.events.withLock { Array($0.dropFirst(before)) }
-        #expect(flags.last == false, "\(flags)")
-        #expect(events.last != .changed([]), "the batch with the advert ended the burst, not an empty one after it: \(events)")
+        let flags = harness.burstFlags.withLock { Array($0.dropFirst(before)) }
+        let times = harness.times.withLock { Array($0.dropFirst(before)) }
+        #expect(events.count >= 2 && events.last == .changed([]), "an empty batch ends the burst: \(events)")
+        guard events.count >= 2, case .changed(let last) = events[events.count - 2] else { return }
+        #expect(!last.isEmpty && flags.suffix(2) == [true, false], "the last adverts came in the burst: \(events) \(flags)")
+        // Both are timed from the loop's wait: the last adverts a quarter spell into it, the end a whole spell.
+        let apart = times[times.count - 1] - times[times.count - 2]
+        #expect(apart >= spell / 4, "the last adverts were taken \(apart) before the burst's end")
         await harness.stop()
     }
 
     @Test("after a burst (here: one signal is one) the next signals wait for the batch interval and arrive merged")
     func batches() async throws {
-        // The long interval: on a loaded machine the stand-in's three calls once took longer than 2 s.
+        // The long interval: on a loaded machine the stand-in's three calls once took longer than 2 s. The loop waits
+        // between them: a spell four intervals long keeps what came from being taken before the interval's end.
         let (standIn, harness) = try await quietNova(
-            burstSignals: 1, quietSpell: Self.longInterval, batchInterval: Self.longInterval)
+            burstSignals: 1, quietSpell: Self.longInterval * 4, batchInterval: Self.longInterval)
         let lone = ContinuousClock.now
         try await standIn.advertise(Self.novaPath, rssi: -50)
         // A batch of one signal: a burst here, so what follows within the interval waits.
