@@ -106,7 +106,7 @@ extension BridgeService {
             throw CommandError("device/rename needs \"from\" (id or alias) and \"to\"")
         }
         guard let record = lookup(from) else { throw CommandError("no device \"\(from)\"") }
-        if let problem = AliasRules.problem(with: to, for: record.id) { throw CommandError("alias \"\(to)\" \(problem)") }
+        if let problem = config.aliasProblem(to, for: record.id) { throw CommandError("alias \"\(to)\" \(problem)") }
         if let owner = aliasIndex[to], owner != record.id { throw CommandError("alias \"\(to)\" is taken by \(owner)") }
         let haRename = fields["homeassistant_rename"]?.boolValue ?? false
         applyAlias(to, for: record, homeassistantRename: haRename)
@@ -166,5 +166,20 @@ extension BridgeService {
         logger.notice("Log level changed", metadata: ["log_level": "\(level)"])
         publishInfo()
         return ["log_level": .string(level.rawValue), "restart_required": false]
+    }
+}
+
+extension BridgeService {
+    /// The saved aliases the current rules accept, and why each of the others is refused (without quoting it:
+    /// a refused alias may be thousands of bytes or hold control characters).
+    static func usableAliases(
+        _ saved: [DeviceID: String], _ config: Configuration
+    ) -> (usable: [DeviceID: String], refused: [(DeviceID, String)]) {
+        var usable: [DeviceID: String] = [:]
+        var refused: [(DeviceID, String)] = []
+        for (id, alias) in saved.sorted(by: { $0.key < $1.key }) {
+            if let problem = config.aliasProblem(alias, for: id) { refused.append((id, problem)) } else { usable[id] = alias }
+        }
+        return (usable, refused)
     }
 }

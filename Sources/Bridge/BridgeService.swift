@@ -73,11 +73,20 @@ public actor BridgeService: Service {
         self.logger = logger
         self.topics = Topics(base: config.mqtt.baseTopic, bridgeID: config.cluster?.bridgeID)
         self.cluster = Self.makeCluster(config)
-        self.savedAliases = options.savedAliases
+        let (usable, refused) = Self.usableAliases(options.savedAliases, config)
+        self.savedAliases = usable
         self.remembered = options.savedRemembered
         self.discovery = DiscoveryState()
         self.summarizer = RepeatSummarizer(window: options.repeatWindow)
         inbox.install(InboxFilter(config: config))
+        if !refused.isEmpty {
+            // Saved by an older release, or by hand: such an alias could take the bridge off the broker on every
+            // start, so the device goes back to its default alias and the file is written without it.
+            for (id, problem) in refused {
+                logger.warning("Ignoring a saved alias that is not usable", metadata: ["device.id": "\(id)", "problem": "\(problem)"])
+            }
+            options.saveAliases?(usable)
+        }
         for integration in knownIntegrations {
             integrationStatus[integration] = IntegrationStatus(drivers.contains { $0.integration == integration } ? .starting : .disabled)
         }

@@ -21,7 +21,10 @@ public struct ClusterSettings: Sendable, Equatable, Encodable {
     public init(bridgeID: String = ClusterSettings.hostBridgeID) { self.bridgeID = bridgeID }
 
     /// The cluster topic under `base` unless one is configured.
-    public func clusterTopic(base: String) -> String { topic ?? base + "/_cluster" }
+    public func clusterTopic(base: String) -> String { topic ?? Self.defaultTopic(base: base) }
+
+    /// The cluster topic when none is configured: `<base>/_cluster`.
+    public static func defaultTopic(base: String) -> String { base + "/_cluster" }
 
     /// The host name, reduced to letters, digits, `-` and `_` (a topic level and a client id both take it).
     public static var hostBridgeID: String {

@@ -33,6 +33,15 @@ public struct Configuration: Sendable, Equatable {
         if let cluster, mqtt.clientID == nil { return "things2mqtt-" + cluster.bridgeID }
         return mqtt.effectiveClientID
     }
+
+    /// Why `alias` cannot name `device` under this configuration (the alias rules, and no topic inside the
+    /// cluster's), or nil if it can. The default cluster topic is kept free also while no cluster is configured,
+    /// so that adding one later finds no device inside it.
+    public func aliasProblem(_ alias: String, for device: DeviceID) -> String? {
+        let base = mqtt.baseTopic
+        let reserved = Set([ClusterSettings.defaultTopic(base: base)] + (cluster.map { [$0.clusterTopic(base: base)] } ?? []))
+        return AliasRules.problem(with: alias, for: device, topics: Topics(base: base), reserved: reserved.sorted())
+    }
 }
 
 /// The `mqtt` section.

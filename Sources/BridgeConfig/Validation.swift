@@ -9,7 +9,7 @@ struct Validation {
     func check(_ config: inout Configuration) {
         checkMQTT(&config.mqtt)
         checkHomeAssistant(config.homeassistant)
-        checkDevices(config.devices)
+        checkDevices(config)
     }
 
     private func checkMQTT(_ mqtt: inout MQTTSettings) {
@@ -52,13 +52,13 @@ struct Validation {
         }
     }
 
-    private func checkDevices(_ devices: [DeviceID: DeviceSettings]) {
+    private func checkDevices(_ config: Configuration) {
         var owners: [String: DeviceID] = [:]
-        for (id, settings) in devices.sorted(by: { $0.key < $1.key }) {
+        for (id, settings) in config.devices.sorted(by: { $0.key < $1.key }) {
             let path = ["devices", id.rawValue]
             if let qos = settings.qos, !(0...2).contains(qos) { collector.add(path + ["qos"], "must be 0, 1 or 2") }
             guard let alias = settings.alias else { continue }
-            if let problem = AliasRules.problem(with: alias, for: id) {
+            if let problem = config.aliasProblem(alias, for: id) {
                 collector.add(path + ["alias"], "\"\(alias)\" \(problem)")
             } else if let other = owners[alias] {
                 collector.add(path + ["alias"], "\"\(alias)\" is already the alias of \(other)")

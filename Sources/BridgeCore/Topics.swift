@@ -74,16 +74,41 @@ public enum AliasRules {
         return problem(with: alias)
     }
 
+    /// Returns why an alias is unusable because its topics would fall inside `reserved` (a topic the bridge uses
+    /// for itself under the same base, such as the cluster's), or any rule above; nil if it is fine.
+    public static func problem(with alias: String, for device: DeviceID, topics: Topics, reserved: [String]) -> String? {
+        if let problem = problem(with: alias, for: device) { return problem }
+        let state = topics.state(alias)
+        for root in reserved where state == root || state.hasPrefix(root + "/") {
+            return "must not fall inside \(root), which the bridge uses for itself"
+        }
+        return nil
+    }
+
+    /// The most topic levels an alias may have. Every level of an alias becomes a level of the bridge's command
+    /// subscriptions, and brokers drop a client whose filter is too deep (mosquitto: 200 levels), so a rename
+    /// past a small bound would take the bridge off the broker on every reconnect.
+    public static let maxLevels = 8
+    /// The most UTF-8 bytes an alias may have: it is part of every topic of the device and of its discovery ids.
+    public static let maxBytes = 128
+
     /// Returns why an alias is unusable for any device, or nil if it is fine.
     public static func problem(with alias: String) -> String? {
         if alias.isEmpty { return "must not be empty" }
+        if alias.utf8.count > maxBytes { return "must not be longer than \(maxBytes) bytes" }
         if alias.contains(where: { $0 == "+" || $0 == "#" }) { return "must not contain + or #" }
-        if alias.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7f }) {
+        if alias.unicodeScalars.contains(where: { $0.value < 0x20 || (0x7f...0x9f).contains($0.value) }) {
             return "must not contain NUL or control characters"
+        }
+        // Invisible characters (bidi overrides, zero-width joiners) make two aliases look alike, or one look
+        // like another, in logs and Home Assistant.
+        if alias.unicodeScalars.contains(where: { $0.properties.generalCategory == .format }) {
+            return "must not contain invisible format characters"
         }
         if alias.hasPrefix("/") || alias.hasSuffix("/") { return "must not start or end with /" }
         let levels = alias.split(separator: "/", omittingEmptySubsequences: false)
         if levels.contains(where: \.isEmpty) { return "must not contain an empty level (//)" }
+        if levels.count > maxLevels { return "must not have more than \(maxLevels) levels" }
         if levels.first == "bridge" { return "must not be or start with bridge" }
         if let level = levels.first(where: { reservedLevels.contains(String($0)) }) {
             return "must not contain the level \"\(level)\""

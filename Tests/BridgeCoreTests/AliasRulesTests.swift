@@ -31,7 +31,31 @@ struct AliasRulesTests {
         ("tab\there", "control characters"),
         ("nul\u{0}", "control characters"),
         ("del\u{7f}", "control characters"),
+        ("c1\u{85}next", "control characters"),
+        (String(repeating: "a/", count: 200) + "a", "longer than 128 bytes"),
+        ("a/b/c/d/e/f/g/h/i", "more than 8 levels"),
+        (String(repeating: "x", count: 129), "longer than 128 bytes"),
+        (String(repeating: "ü", count: 65), "longer than 128 bytes"),
+        ("lamp\u{202E}pmal", "invisible format characters"),
+        ("zero\u{200B}width", "invisible format characters"),
     ]
+
+    @Test("the longest and deepest aliases allowed", arguments: ["a/b/c/d/e/f/g/h", String(repeating: "x", count: 128)])
+    func atTheBound(alias: String) {
+        #expect(AliasRules.problem(with: alias) == nil)
+    }
+
+    static let clustered: [(String, Bool)] = [
+        ("_cluster", false), ("_cluster/bridges/attic", false), ("_cluster/claims/ble_a4c138aabbcc", false),
+        ("_clusters", true), ("kitchen/_cluster", true), ("cluster", true),
+    ]
+
+    @Test("no alias falls inside the cluster's topic", arguments: clustered)
+    func clusterTopic(alias: String, allowed: Bool) {
+        let device = DeviceID("lifx_d073d5000001")!
+        let problem = AliasRules.problem(with: alias, for: device, topics: Topics(base: "t2m"), reserved: ["t2m/_cluster"])
+        #expect((problem == nil) == allowed, "\(problem ?? "nil")")
+    }
 
     @Test("refused aliases", arguments: refused)
     func refusedAlias(alias: String, reason: String) throws {

@@ -52,6 +52,41 @@ struct RenameRemoveTests {
         await client.close()
     }
 
+    @Test("an alias too deep, too long or inside the cluster's topic is refused at the request, and the bridge stays")
+    func hostileRename() async throws {
+        let (broker, bridge, client, _) = try await setUp()
+        // 201 levels: the broker drops a client subscribing to a filter that deep.
+        let deep = String(repeating: "a/", count: 200) + "a"
+        for alias in [deep, String(repeating: "x", count: 300), "_cluster/bridges/other"] {
+            let response = try await client.request("device/rename", json: ["from": "kitchen", "to": .string(alias)])
+            #expect(response["status"] == "error", "\(response.jsonString.prefix(200))")
+        }
+        // Still connected and answering on the old alias.
+        client.publish("t2m/kitchen/set", "OFF")
+        let command = try await bridge.driver().waitForCommand()
+        #expect(command.command == .set(SetCommand(light: LightCommand(power: .off))))
+        #expect(try await broker.retainedJSON("t2m/kitchen")?["state"] == "ON")
+        await bridge.stop()
+        await client.close()
+    }
+
+    @Test("a saved alias the rules refuse is dropped at start: the device keeps its default alias")
+    func savedAliasRepaired() async throws {
+        let broker = try await Broker.start()
+        let id = DeviceID("lifx_d073d5000001")!
+        let deep = String(repeating: "a/", count: 200) + "a"
+        let bridge = try await InProcessBridge.start(broker: broker, options: .fastForTests(savedAliases: [id: deep]))
+        bridge.driver().announce(Fixtures.colorLight(), state: ["state": "ON"])
+        try await broker.waitForRetained("t2m/lifx_d073d5000001") { $0.json?["state"] == "ON" }
+        #expect(bridge.logs.all.contains { $0.contains("Ignoring a saved alias that is not usable") })
+        let client = try await TestClient.connect(to: broker)
+        client.publish("t2m/lifx_d073d5000001/set", "OFF")
+        let command = try await bridge.driver().waitForCommand()
+        #expect(command.command == .set(SetCommand(light: LightCommand(power: .off))))
+        await bridge.stop()
+        await client.close()
+    }
+
     @Test("rename with homeassistant_rename clears discovery, then re-creates it")
     func renameInHomeAssistant() async throws {
         let (broker, bridge, client, _) = try await setUp()
