@@ -122,9 +122,13 @@ extension BridgeService {
         scheduleInventory()
     }
 
-    /// Finds a device by id or alias.
+    /// Finds a device by id, alias or network address.
     func lookup(_ key: String) -> DeviceRecord? {
-        if let id = aliasIndex[key] ?? DeviceID(key) { return devices[id] }
-        return nil
+        if let id = aliasIndex[key] ?? DeviceID(key), let record = devices[id] { return record }
+        // A network identity as Home Assistant knows it (a Bluetooth or MAC address), in any case; looked through
+        // only when the key is neither an alias nor an id.
+        let identity = key.lowercased()
+        guard identity.count >= 12 else { return nil }
+        return devices.values.first { record in record.descriptor.connections.contains { $0.last?.lowercased() == identity } }
     }
 }

@@ -1,6 +1,7 @@
 import BridgeCore
 import FoundationEssentials
 import Logging
+import Support
 import Synchronization
 
 /// Keeps what users told the bridge about devices across restarts, in one JSON file: aliases set through
@@ -17,6 +18,7 @@ final class DeviceMemoryStore: Sendable {
     init(path: String, logger: Logger) {
         self.path = path
         self.logger = logger
+        if PrivateFile.restrict(path) { logger.notice("The alias file was readable by others; it is now the daemon user's alone", metadata: ["file": "\(path)"]) }
         memory.withLock { $0 = Self.read(path, logger) }
     }
 
@@ -39,10 +41,11 @@ final class DeviceMemoryStore: Sendable {
         if !snapshot.drivers.isEmpty { raw["drivers"] = .object(snapshot.drivers) }
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+        // Bindkeys are kept here: the file is the daemon user's alone.
         do {
-            try encoder.encode(raw).write(to: URL(fileURLWithPath: path), options: .atomic)
+            try PrivateFile.write(Array(try encoder.encode(raw)), to: path)
         } catch {
-            logger.error("Cannot save aliases and remembered devices", metadata: ["file": "\(path)", "error": "\(error.localizedDescription)"])
+            logger.error("Cannot save aliases and remembered devices", metadata: ["file": "\(path)", "error": "\(error)"])
         }
     }
 

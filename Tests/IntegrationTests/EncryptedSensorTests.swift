@@ -238,8 +238,9 @@ struct EncryptedSensorTests {
         }
         let bad = try await client.request("ble/bindkey", json: ["device": "ble_a4c1380283f4", "key": "e9ea"])
         #expect(bad["status"] == "error")
-        let set = try await client.request("ble/bindkey", json: ["device": "ble_a4c1380283f4", "key": .string(Self.xiaomiKey)])
-        #expect(set["status"] == "ok" && set["data"]?["key"] == "***" && set["data"]?["address"] == "A4:C1:38:02:83:F4")
+        // `device` takes a Bluetooth address as well as an id or an alias, in any case.
+        let set = try await client.request("ble/bindkey", json: ["device": "a4:c1:38:02:83:F4", "key": .string(Self.xiaomiKey)])
+        #expect(set["status"] == "ok" && set["data"]?["key"] == "***" && set["data"]?["address"] == "A4:C1:38:02:83:F4", "\(set)")
         #expect(!set.jsonString.contains(Self.xiaomiKey))
         // The next frame (a new frame counter) decrypts with it.
         let sealed = try #require(
@@ -268,13 +269,23 @@ struct EncryptedSensorTests {
         #expect(try await rig.bridge.terminate() == 0)
         let memory = try String(contentsOfFile: rig.bridge.directory.file("things2mqtt-aliases.json"), encoding: .utf8)
         #expect(memory.contains("\"drivers\"") && memory.contains("A4:C1:38:02:83:F4"))
+        // The file holds the key: it is the daemon user's alone.
+        #expect(try Self.mode(of: rig.bridge.directory.file("things2mqtt-aliases.json")) == 0o600)
 
         let restarted = try await rig.restartBridge(files: ["things2mqtt-aliases.json": memory])
+        let file = restarted.directory.file("things2mqtt-aliases.json")
         let sensor = try await add(rig, "A4:C1:38:02:83:F4", "LYWSD03MMC")
         try await rig.standIn.advertise(sensor, rssi: -60, serviceData: ["fe95": Self.lywsd03mmc])
         try await broker.waitForRetained("t2m/ble_a4c1380283f4") { $0.json?["humidity"] == 46.7 }
+        // One copied in readable by others is made private at start.
+        #expect(try Self.mode(of: file) == 0o600)
         #expect(try await restarted.terminate() == 0)
         #expect(!restarted.stderr.contains(Self.xiaomiKey))
+    }
+
+    /// A file's permission bits.
+    static func mode(of path: String) throws -> Int {
+        try #require(try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? Int)
     }
 
     @Test("bindkeys added to the config are taken on reload, without a restart")
