@@ -53,11 +53,22 @@ extension BrickController {
         }
         let isolated = plan.isolated
         plan.record(failed: failed)
+        results = plausible(results)
         if plan.isolated != isolated {
             logger.notice(
                 "EV3 poll groups polled on their own", metadata: ["groups": "\(plan.isolated.map(\.description).sorted())"])
         }
         apply(results)
+    }
+
+    /// The results a brick can have reported; the others are counted and dropped, one debug line each.
+    private func plausible(_ results: [PollResult]) -> [PollResult] {
+        results.filter { result in
+            guard let problem = ReadingBounds.problem(result) else { return true }
+            BrickMetrics.implausible.increment()
+            logger.debug("EV3 reply dropped: a value the brick cannot report", metadata: ["value": "\(problem)"])
+            return false
+        }
     }
 
     /// Takes a poll's results: new exposes when the ports changed, the modes wanted, the state.

@@ -53,7 +53,7 @@ struct BrickModel: Sendable {
         state["voltage"] = reading.voltage.map { .number((Double($0) * 100).rounded() / 100) } ?? .null
         state["current"] = reading.current.map { .number((Double($0) * 1000).rounded() / 1000) } ?? .null
         state["buttons"] = .object(
-            Dictionary(uniqueKeysWithValues: EV3Button.allCases.map { ($0.key, .string(reading.pressed[$0] == true ? "ON" : "OFF")) }))
+            Dictionary(uniqueKeysWithValues: EV3Button.allCases.map { ($0.key, .string((reading.pressed[$0] ?? nil) == true ? "ON" : "OFF")) }))
         if !reading.name.isEmpty { state["name"] = .string(reading.name) }
     }
 

@@ -22,7 +22,8 @@ struct BrickReading: Sendable, Equatable {
     var voltage: Float?
     var current: Float?
     var name: String
-    var pressed: [EV3Button: Bool]
+    /// Each button's PRESSED answer; nil for a byte the firmware never writes.
+    var pressed: [EV3Button: Bool?]
 }
 
 /// One port as one poll read it: what GET_TYPEMODE says is plugged in, and, when the poll expected a device,
@@ -80,7 +81,7 @@ struct PollRequest: Sendable {
         let name = batch.append(try .brickName(length: 13))
         let buttons = EV3Button.allCases.map { ($0, batch.append(.buttonPressed($0))) }
         return { (batch, reply) throws(EV3DecodingError) in
-            var pressed: [EV3Button: Bool] = [:]
+            var pressed: [EV3Button: Bool?] = [:]
             for (button, handle) in buttons { pressed[button] = try batch.read(handle, from: reply) }
             return .brick(
                 BrickReading(

@@ -50,11 +50,21 @@ extension EV3Query where Value == String {
     }
 }
 
-extension EV3Query where Value == Bool {
-    /// PRESSED (`83 09`): whether a brick button is held down.
+extension EV3Query where Value == Bool? {
+    /// PRESSED (`83 09`): whether a brick button is held down; nil for a byte other than the 0 or 1 the firmware
+    /// writes (a reply damaged on its way).
     public static func buttonPressed(_ button: EV3Button) -> Self {
-        .single("PRESSED", [.code(0x83), .code(0x09), .int8(button.rawValue)], .int8) { $0.first != 0 }
+        .single("PRESSED", [.code(0x83), .code(0x09), .int8(button.rawValue)], .int8) { bytes in
+            switch bytes.first {
+            case 0: false
+            case 1: true
+            default: nil
+            }
+        }
     }
+}
+
+extension EV3Query where Value == Bool {
 
     /// OUTPUT_TEST (`A9`): whether any of the motors is still running a move.
     public static func outputTest(_ ports: EV3OutputPorts) throws(EV3EncodingError) -> Self {

@@ -115,3 +115,45 @@ struct BrickModelTests {
         #expect(old.merging(state: change).filter { $0.value != .null } == new.filter { $0.value != .null })
     }
 }
+
+@Suite("Values no brick reports")
+struct ReadingBoundsTests {
+    static func brick(battery: Int8 = 80, voltage: Float? = 7.9, current: Float? = 0.2, pressed: Bool?? = false) -> PollResult {
+        var buttons: [EV3Button: Bool?] = Dictionary(uniqueKeysWithValues: EV3Button.allCases.map { ($0, false) })
+        if let pressed { buttons[.up] = pressed }
+        return .brick(BrickReading(battery: battery, voltage: voltage, current: current, name: "robot", pressed: buttons))
+    }
+
+    static let rows: [(PollResult, Bool)] = [
+        (brick(), true), (brick(voltage: nil, current: nil), true), (brick(pressed: true), true),
+        (brick(battery: 0), true), (brick(battery: 100), true),
+        (brick(battery: -3), false), (brick(battery: 101), false),
+        (brick(current: 1.7e38), false), (brick(current: .nan), false), (brick(current: -5), false),
+        (brick(voltage: .infinity), false), (brick(voltage: 40), false),
+        (brick(pressed: .some(nil)), false),
+    ]
+
+    @Test("the brick's own values", arguments: rows)
+    func brickValues(result: PollResult, plausible: Bool) {
+        #expect((ReadingBounds.problem(result) == nil) == plausible, "\(result)")
+    }
+
+    @Test("a mode's values and a motor's speed", arguments: [
+        (EV3SensorMode.color, Float(7), true), (.color, 8, false), (.reflected, 100, true), (.reflected, 1e30, false),
+        (.touch, 1, true), (.touch, 2, false), (.rate, -440, true), (.rate, .nan, false), (.distance, 255, true),
+    ])
+    func modes(mode: EV3SensorMode, value: Float, plausible: Bool) {
+        let device = AttachedDevice(type: mode.device, mode: Int8(mode.number))
+        let reading = PortReading(
+            port: .sensor(1), typeMode: EV3TypeMode(type: mode.device, mode: Int8(mode.number)), assumed: device, values: [value])
+        #expect((ReadingBounds.problem(.port(reading)) == nil) == plausible, "\(mode) \(value)")
+    }
+
+    @Test("a PRESSED answer other than 0 or 1 is no answer", arguments: [(UInt8(0), false as Bool?), (1, true), (0xB7, nil), (0xFF, nil)])
+    func pressed(byte: UInt8, expected: Bool?) throws {
+        var batch = EV3Batch()
+        let button = batch.append(.buttonPressed(.up))
+        let reply = EV3DirectReply(counter: 0, status: .ok, globals: [byte])
+        #expect(try batch.read(button, from: reply) == expected)
+    }
+}

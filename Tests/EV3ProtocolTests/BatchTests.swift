@@ -100,7 +100,7 @@ struct BatchTests {
         #expect(batch.globalSize == 14)
         let reply = EV3DirectReply(counter: 0, status: .ok, globals: hex("05 EE EE EE 80 EE EE EE 64 00 00 00 2A 01"))
         #expect(try batch.read(percent, from: reply) == [5, nil, 100])
-        #expect(try batch.read(level, from: reply) == 42 && batch.read(button, from: reply))
+        #expect(try batch.read(level, from: reply) == 42 && batch.read(button, from: reply) == true)
     }
 
     @Test("a string with no NUL in its buffer is taken whole")
