@@ -111,11 +111,15 @@ public enum ConfigLoader {
             let detail = context.map { "\(problem) \($0.text)" } ?? problem
             return ConfigIssue(file: file, line: mark.line, column: mark.column, keyPath: "", message: "YAML syntax: \(detail)")
         case .duplicatedKeysInMapping(let duplicates, let context):
+            // Not the context's text: it is the whole mapping, with any password or token written in it.
             return ConfigIssue(
                 file: file, line: context.mark.line, column: context.mark.column, keyPath: "",
-                message: "duplicate key \(duplicates.joined(separator: ", ")) \(context.text)")
+                message: "duplicate key \(duplicates.joined(separator: ", "))")
+        case .reader(let problem, let offset, _, _):
+            return ConfigIssue(file: file, line: 1, column: 1, keyPath: "", message: "YAML: \(problem) at byte \(offset ?? 0)")
         default:
-            return ConfigIssue(file: file, line: 1, column: 1, keyPath: "", message: "YAML: \(yamlError)")
+            // Other errors' descriptions may quote the document.
+            return ConfigIssue(file: file, line: 1, column: 1, keyPath: "", message: "YAML: the file cannot be read")
         }
     }
 }

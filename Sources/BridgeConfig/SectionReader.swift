@@ -54,6 +54,8 @@ public final class IssueCollector {
         case is Double.Type: "a number"
         case is Bool.Type: "true or false"
         case is String.Type: "text"
+        // How Yams names a string it could not find: the value was a list or a mapping.
+        case _ where String(describing: type).hasSuffix("Scalar"): "a single value, not a list or mapping"
         default:
             String(describing: type).hasPrefix("Dictionary") || String(describing: type).hasPrefix("KeyedDecoding")
                 ? "a mapping of keys to values" : "a value of type \(type)"

@@ -114,6 +114,21 @@ struct ConfigErrorTests {
         #expect(issue.description.hasPrefix("test.yaml:\(issue.line):\(issue.column): "))
     }
 
+    @Test("no error quotes a secret written in the file", arguments: [
+        "mqtt:\n  username: u\n  password: hunter2-secret\n  password: hunter2-secret\n",
+        "mqtt:\n  username: u\n  password: [hunter2-secret]\n",
+        "lifx:\n  token: {a: hunter2-secret}\n",
+        "mqtt:\n  username: u\n  password: \"hunter2-secret\n",
+        "lifx:\n  token: hunter2-secret\n   bad: 1\n",
+        "ble:\n  bindkeys:\n    \"A4:C1:38:02:83:F4\": hunter2-secret\n",
+        "ble:\n  bindkeys:\n    \"A4:C1:38:02:83:F4\": e9ea\n    \"A4:C1:38:02:83:F4\": hunter2-secret\n",
+    ])
+    func secretsNotQuoted(yaml: String) throws {
+        let found = try issues(yaml)
+        #expect(!found.isEmpty)
+        for issue in found { #expect(!issue.description.contains("hunter2"), "\(issue)") }
+    }
+
     @Test("every problem in a file is reported, in one pass")
     func severalIssues() throws {
         let yaml = """
