@@ -191,7 +191,7 @@ extension BLEDriver {
         return entry.status == status ? nil : status
     }
 
-    func setDeviceStatus(_ path: String, _ status: DeviceStatus) {
+    func setDeviceStatus(_ path: String, _ status: DeviceStatus, with state: [String: JSONValue] = [:]) {
         guard var entry = tracked[path] else { return }
         guard entry.status != status else { return }
         let wasConnected = entry.status?.isConnected == true
@@ -199,7 +199,7 @@ extension BLEDriver {
         if status == .unavailable { entry.throttle.reset() }
         entry.status = status
         tracked[path] = entry
-        send(.status(entry.id, status))
+        send(.status(entry.id, status, state: state))
         if KnownDevice.holds(status) != KnownDevice.holds(previous) { reportSlots() }
         // Connected and resolved afresh (not back from busy): the GATT tree is known now.
         if status == .ready, !wasConnected { tasks.start { await self.interview(path) } }

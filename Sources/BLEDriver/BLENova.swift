@@ -95,10 +95,14 @@ extension BLEDriver {
     /// Carries out what a session step asks for: status, state and failures reach the bridge, stray acks the log.
     private func apply(_ effects: [NovaSession.Effect], to device: DeviceID) {
         let path = tracked.first(where: { $0.value.id == device })?.key
+        // A state the flash confirmed with the command's end goes out with `ready`: one message, not two.
+        let endsCommand = effects.contains(.ready) && path.map { tracked[$0]?.status == .busy } == true
+        var confirmed: [String: JSONValue] = [:]
         for effect in effects {
             switch effect {
             case .busy: if let path, tracked[path]?.status == .ready { setDeviceStatus(path, .busy) }
-            case .ready: if let path, tracked[path]?.status == .busy { setDeviceStatus(path, .ready) }
+            case .ready: if let path, tracked[path]?.status == .busy { setDeviceStatus(path, .ready, with: confirmed) }
+            case .state(let state) where endsCommand: confirmed = state.json
             case .state(let state): send(.state(device, state.json))
             case .failed(let reason): send(.occurred(device, .commandFailed(reason)))
             case .strayAck(let id, let pending):

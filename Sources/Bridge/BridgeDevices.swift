@@ -19,7 +19,7 @@ extension BridgeService {
             guard merged != devices.values[index].state else { return }
             devices.values[index].state = merged
             publishState(devices.values[index])
-        case .status(let id, let status, let detail): deviceStatus(id, status, detail: detail)
+        case .status(let id, let status, let detail, let values): deviceStatus(id, status, detail: detail, state: values)
         case .occurred(let id, let occurrence): deviceOccurrence(id, occurrence)
         case .event(let id, let event): publishDeviceEvent(id, event)
         case .heard(let id, let rssi, let connects, let holds):

@@ -3,12 +3,17 @@ import BridgeCore
 /// Device status and device events: the one place where availability, `status` and connect/disconnect
 /// events are derived, for every family.
 extension BridgeService {
-    func deviceStatus(_ id: DeviceID, _ status: DeviceStatus, detail: String?) {
+    func deviceStatus(_ id: DeviceID, _ status: DeviceStatus, detail: String?, state values: [String: JSONValue] = [:]) {
         if status.isConnected { clusterConnect(id, failed: false) }
         // Changed where it is stored: a copy taken out would make the state's storage shared and copied.
-        guard let index = devices.index(forKey: id), devices.values[index].status != status else { return }
+        guard let index = devices.index(forKey: id) else { return }
+        guard devices.values[index].status != status else {
+            if !values.isEmpty { handleDeviceEvent(.state(id, values)) }
+            return
+        }
         let previous = devices.values[index].status
         devices.values[index].status = status
+        if !values.isEmpty { devices.values[index].state = devices.values[index].state.merging(state: values) }
         devices.values[index].state["status"] = .string(status.rawValue)
         let record = devices.values[index]
         if previous?.isOnline != status.isOnline { publishAvailability(record) }

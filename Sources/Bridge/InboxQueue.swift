@@ -134,7 +134,7 @@ extension DeviceEvent {
     var deviceID: DeviceID? {
         switch self {
         case .discovered(let descriptor): descriptor.id
-        case .removed(let id), .state(let id, _), .status(let id, _, _), .occurred(let id, _), .event(let id, _), .heard(let id, _, _, _): id
+        case .removed(let id), .state(let id, _), .status(let id, _, _, _), .occurred(let id, _), .event(let id, _), .heard(let id, _, _, _): id
         case .integrationStatus, .inventoryComplete, .connectionSlots, .adapters: nil
         }
     }

@@ -6,8 +6,10 @@ public enum DeviceEvent: Sendable {
     case removed(DeviceID)
     /// New values for part of a device's state; keys absent here keep their values.
     case state(DeviceID, [String: JSONValue])
-    /// The device's status changed; its availability, its `status` and connect/disconnect events follow.
-    case status(DeviceID, DeviceStatus, detail: String? = nil)
+    /// The device's status changed; its availability, its `status` and connect/disconnect events follow. `state`
+    /// holds values that changed with it (a command's result and the end of the command), published with the
+    /// status in one message.
+    case status(DeviceID, DeviceStatus, detail: String? = nil, state: [String: JSONValue] = [:])
     /// Something happened to a device, published on `bridge/event` with its data.
     case occurred(DeviceID, DeviceOccurrence)
     /// One occurrence of one of the device's `event` exposes (a button press, a dimmer turn): published once, not

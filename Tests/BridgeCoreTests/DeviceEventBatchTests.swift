@@ -10,7 +10,7 @@ struct DeviceEventBatchTests {
     static func labels(_ batch: DeviceEventBatch) -> [String] {
         batch.sealed.map { event in
             switch event {
-            case .status(let id, let status, _): "status \(id.rawValue) \(status)"
+            case .status(let id, let status, _, _): "status \(id.rawValue) \(status)"
             case .state(let id, let state): "state \(id.rawValue) \(state.keys.sorted())"
             default: "other"
             }

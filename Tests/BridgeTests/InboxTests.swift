@@ -145,7 +145,7 @@ struct InboxTests {
         inbox.deviceSink.send(contentsOf: events)
         let inputs = await consumer.value
         guard inputs.count == 4, case .device(.state(let lamp, let first)) = inputs[0],
-            case .device(.state(let other, _)) = inputs[1], case .device(.status(let down, .unavailable, _)) = inputs[2],
+            case .device(.state(let other, _)) = inputs[1], case .device(.status(let down, .unavailable, _, _)) = inputs[2],
             case .device(.state(let again, let last)) = inputs[3], [lamp, down, again] == [Self.lamp, Self.lamp, Self.lamp],
             other == Self.other
         else {

@@ -131,11 +131,14 @@ struct NovaSlowAckTests {
             throw error
         }
         #expect(busy.json?["state"] == "OFF", "busy with the state unchanged: \(busy)")
-        let lit = try await client.waitForMessage(topic: "t2m/flash", after: mark) { $0.json?["state"] == "ON" }
+        let ready = try await client.waitForMessage(topic: "t2m/flash", after: mark) { $0.json?["state"] == "ON" }
         #expect(ContinuousClock.now - sent >= .seconds(1.1), "ON shown before the flash acknowledged")
-        let ready = try await client.waitForMessage(topic: "t2m/flash", after: lit.index - 1) {
-            $0.json?["state"] == "ON" && $0.json?["status"] == "ready"
+        // The new state comes with ready, in one message: never ON while still busy.
+        #expect(ready.json?["status"] == "ready", "\(ready)")
+        let sequence = client.messages(on: "t2m/flash").filter { $0.index >= busy.index }.map { message in
+            (message.json?["state"]?.stringValue ?? "-") + "/" + (message.json?["status"]?.stringValue ?? "-")
         }
+        #expect(Array(sequence.prefix(2)) == ["OFF/busy", "ON/ready"], "\(sequence)")
         // Five renewals' worth of time while lit: nothing published, and every frame before the last ran out.
         try await Task.sleep(for: .seconds(6))
         let noise = client.messages(on: "t2m/flash").filter { $0.index > ready.index }
