@@ -17,7 +17,9 @@ extension BLEDriver {
         if outbox == nil { outbox = DeviceEventBatch() }
         guard let address = device.address else { return }
         let path = device.path
+        // A value derived from the RSSI follows it: BlueZ sends a beacon's unchanged data once, then RSSI alone.
         let hasData = !properties.isDisjoint(with: .advertData)
+            || (properties.contains(.rssi) && tracked[path]?.passive?.derivesFromRSSI == true)
         let results = hasData ? decode(device, earlier: earlier, key: bindkey(for: address)) : []
         if hasData || properties.contains(.rssi) { BLEMetrics.advertsReceived.increment(by: 1 + earlier.count) }
         if results.contains(where: \.isRecognised) { BLEMetrics.advertsDecoded.increment() }

@@ -30,6 +30,10 @@ public enum PassiveFormat: String, Sendable, Hashable, CaseIterable {
     /// A layout described in `ble.formats`: on whenever one is described, never named in `ble.passive`.
     case user
 
+    /// Whether a reading of this format holds values derived from the advert's RSSI (iBeacon's estimated
+    /// distance): its data are decoded again with each new RSSI, also when BlueZ reports the RSSI alone.
+    public var derivesFromRSSI: Bool { self == .ibeacon }
+
     /// The formats enabled when `ble.passive` is not given: every sensor format; beacons only when asked for.
     public static let defaults: [PassiveFormat] = allCases.filter { ![.ibeacon, .eddystone, .user].contains($0) }
 

@@ -172,3 +172,22 @@ struct PassiveSensorTests {
         await client.close()
     }
 }
+
+@Suite("iBeacons through the daemon", .tags(.integration, .process), .timeLimit(.minutes(1)))
+struct IBeaconTests {
+    @Test("an iBeacon's estimated distance appears, and follows its RSSI while its data never change")
+    func distanceFollowsRSSI() async throws {
+        let rig = try await BLERig.start(ble: "  passive: [ibeacon]\n")
+        let broker = rig.broker
+        let beacon = try await PassiveSensorTests().add(rig, "C0:00:00:00:00:01", "Beacon")
+        // Calibrated −59 dBm at 1 m.
+        let ibeacon: [UInt8] = [0x02, 0x15] + Array(repeating: 0x11, count: 16) + [0x00, 0x01, 0x00, 0x02, 0xC5]
+        try await rig.standIn.advertise(beacon, rssi: -59, manufacturerData: [0x004C: ibeacon])
+        let first = try await broker.waitForRetained("t2m/ble_c00000000001") { $0.json?["major"] == 1 && $0.json?["rssi"] == -59 }
+        #expect(first.json?["estimated_distance"] == 1, "\(first)")
+        // BlueZ sends only what changed: the same data again is an RSSI alone. 20 dB further: 10 m.
+        try await rig.standIn.advertise(beacon, rssi: -79)
+        try await broker.waitForRetained("t2m/ble_c00000000001") { $0.json?["estimated_distance"] == 10 }
+        #expect(try await rig.bridge.terminate() == 0)
+    }
+}
