@@ -12,8 +12,8 @@ import Synchronization
 final class OpenConnections: Sendable {
     private struct State {
         var channels: [ObjectIdentifier: any Channel] = [:]
-        /// The connections whose first request head has not come yet, with the timer that closes them.
-        var waiting: [ObjectIdentifier: Scheduled<Void>] = [:]
+        /// The connections whose first request head has not come yet: the timer that closes them, and since when.
+        var waiting: [ObjectIdentifier: (timer: Scheduled<Void>, since: ContinuousClock.Instant)] = [:]
         var grace: Duration?
         /// Connections refused (the limit was reached) since the last warning, and when that was.
         var refused = 0
@@ -55,34 +55,48 @@ final class OpenConnections: Sendable {
         self.logger = logger
     }
 
-    /// Enters an accepted connection until it closes; one accepted after `close(after:)` gets the same grace.
-    /// Refused when `limit` connections are open already, or forbidden when `allow_from` does not list its address,
+    /// Enters an accepted connection until it closes; one accepted after `close(after:)` gets the same grace. When
+    /// `limit` connections are open, the one that has waited longest for its first request head is closed to make
+    /// room: a client that holds connections without asking anything cannot keep out one that asks (the watchdog's
+    /// `healthz`). Refused when `limit` connections are open that have all sent a request, or forbidden when `allow_from` does not list its address,
     /// which then takes no place: the caller closes this one once it is set up, after a 503 or 403 if it is
     /// `answered` (then `refusalAnswered()` must follow once it has closed).
     func add(_ channel: any Channel) -> Admission {
         let id = ObjectIdentifier(channel)
         let allowed = allows(channel.remoteAddress?.ipAddress)
-        let (admission, grace, refused) = state.withLock { state -> (Admission, Duration?, Int?) in
+        let (admission, grace, refused, evicted) = state.withLock { state -> (Admission, Duration?, Int?, (any Channel)?) in
             guard allowed else {
                 let answered = state.answering < Self.answerLimit
                 if answered { state.answering += 1 }
-                return (.forbidden(answered: answered), nil, nil)
+                return (.forbidden(answered: answered), nil, nil, nil)
+            }
+            var evicted: (any Channel)?
+            if state.channels.count >= limit, let oldest = state.waiting.min(by: { $0.value.since < $1.value.since }) {
+                state.waiting.removeValue(forKey: oldest.key)
+                oldest.value.timer.cancel()
+                evicted = state.channels.removeValue(forKey: oldest.key)
             }
             guard state.channels.count < limit else {
                 let answered = state.answering < Self.answerLimit
                 if answered { state.answering += 1 }
-                return (.refused(answered: answered), nil, Self.countRefusal(&state))
+                return (.refused(answered: answered), nil, Self.countRefusal(&state), evicted)
             }
             state.channels[id] = channel
             // Scheduled under the lock, so the timer cannot look for its entry before it is there.
-            state.waiting[id] = channel.eventLoop.scheduleTask(in: TimeAmount(requestTimeout)) { [self] in
+            let timer = channel.eventLoop.scheduleTask(in: TimeAmount(requestTimeout)) { [self] in
                 guard self.state.withLock({ $0.waiting.removeValue(forKey: id) }) != nil else { return }
                 logger.debug(
                     "Web frontend connection closed: no request within the time allowed",
                     metadata: ["client": "\(channel.remoteAddress?.ipAddress ?? "?")"])
                 Self.end(channel)
             }
-            return (.admitted, state.grace, nil)
+            state.waiting[id] = (timer, ContinuousClock.now)
+            return (.admitted, state.grace, nil, evicted)
+        }
+        if let evicted {
+            logger.debug(
+                "Web frontend connection closed to make room: no request yet", metadata: ["client": "\(evicted.remoteAddress?.ipAddress ?? "?")"])
+            Self.end(evicted)
         }
         if let refused {
             logger.warning(
@@ -92,7 +106,7 @@ final class OpenConnections: Sendable {
         channel.closeFuture.whenComplete { [self] _ in
             let timer = state.withLock { state -> Scheduled<Void>? in
                 state.channels.removeValue(forKey: id)
-                return state.waiting.removeValue(forKey: id)
+                return state.waiting.removeValue(forKey: id)?.timer
             }
             timer?.cancel()
         }
@@ -119,7 +133,7 @@ final class OpenConnections: Sendable {
     /// A connection's first request head came: from now on Hummingbird's idle timeout (or the websocket's own
     /// checks) decide how long it stays.
     func requestArrived(on channel: any Channel) {
-        state.withLock { $0.waiting.removeValue(forKey: ObjectIdentifier(channel)) }?.cancel()
+        state.withLock { $0.waiting.removeValue(forKey: ObjectIdentifier(channel)) }?.timer.cancel()
     }
 
     /// Closes every connection still open `grace` from now: the pages' websockets and any response under way

@@ -52,6 +52,24 @@ struct HardeningTests {
         await frontend.stop()
     }
 
+    @Test("connections that have asked nothing make room for one that asks: healthz answers while they fill every place")
+    func silentMakeRoom() async throws {
+        let frontend = try await FrontendHarness.start(maxConnections: 3)
+        var silent: [RawWebSocketClient] = []
+        for _ in 0..<3 {
+            silent.append(try RawWebSocketClient(port: frontend.port))
+            try await Task.sleep(for: .milliseconds(100))
+        }
+        try await Task.sleep(for: .milliseconds(300))
+        let probe = try RawWebSocketClient(port: frontend.port)
+        try probe.write("GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
+        let answer = String(decoding: try await probe.receiveUntilClosed(timeout: .seconds(5)), as: UTF8.self)
+        #expect(answer.hasPrefix("HTTP/1.1 200 "), "\(answer)")
+        #expect(try await silent[0].drainUntilClosed(timeout: .seconds(5)) == 0, "the one that waited longest is closed")
+        for client in silent { client.hangUp() }
+        await frontend.stop()
+    }
+
     @Test("sockets that have not shown their token hold no page's place, and only so many may wait at once")
     func unauthenticatedHoldNoPlace() async throws {
         let frontend = try await FrontendHarness.start(token: "s3cret", authTimeout: .seconds(30), maxSockets: 2)
