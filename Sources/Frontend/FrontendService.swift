@@ -67,7 +67,8 @@ public struct FrontendService: Service, CustomStringConvertible {
                 let channel = HTTP1WebSocketUpgradeChannel(responder: responder, configuration: .init(http1: http1)) { head, channel, _ in
                     connections.requestArrived(on: channel)
                     let check = RequestCheck(head, policy: policy)
-                    // Refused here, the request goes on to the responder, which answers why.
+                    // `UpgradeGuard` has made a refused upgrade a plain request, which the responder answers 403; this
+                    // holds should a request pass it.
                     guard Self.isAPI(head.path), allows(channel.remoteAddress?.ipAddress), check.refusal(policy) == nil else {
                         return .dontUpgrade
                     }
