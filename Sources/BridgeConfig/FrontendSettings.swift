@@ -55,10 +55,20 @@ extension FrontendSettings: Decodable {
         for address in allowFrom where !Self.isIPAddress(address) {
             reader.problem(.allowFrom, "\"\(address)\" is not an IP address")
         }
+        if let exposure = exposureProblem { reader.problem(.host, exposure) }
     }
 }
 
 extension FrontendSettings {
+    /// Why the page must not serve as set: an address other machines reach with neither `auth_token` nor
+    /// `allow_from`, which would hand anyone there every state, the config, the log and every command; nil when
+    /// it may.
+    public var exposureProblem: String? {
+        guard enabled, !HostNames.isLoopback(host), authToken == nil, allowFrom.isEmpty else { return nil }
+        return "the page on \"\(host)\" is open to other machines: set auth_token (or auth_token_file), or allow_from, "
+            + "or listen on 127.0.0.1"
+    }
+
     /// Whether a client at `address` may use the page: any when `allow_from` is empty. An IPv4 client seen on an
     /// IPv6 socket (`::ffff:172.30.32.2`) counts as its IPv4 address.
     public func allows(_ address: String?) -> Bool {

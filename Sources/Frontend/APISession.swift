@@ -1,4 +1,5 @@
 import Bridge
+import BridgeCore
 import HummingbirdWebSocket
 import Logging
 import NIOCore
@@ -12,6 +13,8 @@ struct APISession {
     let link: FrontendLink
     let frames: FrameCache
     let gate: SocketGate
+    /// The sockets still to show their token: bounded apart from `gate`, and each for `authTimeout` at most.
+    let waiting = SocketGate(limit: 16)
     let token: String?
     let authTimeout: Duration
     let logger: Logger
@@ -21,8 +24,26 @@ struct APISession {
     /// The close code of a missing or wrong token, as zigbee2mqtt's frontend uses it.
     static let unauthorized: UInt16 = 4401
 
-    /// Serves one page; `user` is the Home Assistant user ingress named, if any.
+    /// Serves one page; `user` is the Home Assistant user ingress named, if any. A page takes one of the gate's
+    /// places only once its token is right: sockets that have not shown one hold none (only one of the few
+    /// `waiting` places, for at most `authTimeout`), so they cannot keep the pages that have one out.
     func run(inbound: WebSocketInboundStream, outbound: WebSocketOutboundWriter, channel: any Channel, user: String? = nil) async throws {
+        var messages = inbound.messages(maxSize: link.inbox.limits.payloadBytes + 4096).makeAsyncIterator()
+        if let token {
+            guard waiting.enter() else {
+                logger.debug("Refused a frontend websocket: too many waiting for their token", metadata: ["limit": "\(waiting.limit)"])
+                return try await outbound.close(.unknown(1013), reason: "Too many pages")
+            }
+            let authenticated: Bool
+            do {
+                authenticated = try await authenticate(&messages, outbound: outbound, token: token)
+            } catch {
+                waiting.leave()
+                throw error
+            }
+            waiting.leave()
+            guard authenticated else { return }
+        }
         guard gate.enter() else {
             logger.warning("Refused a frontend websocket: too many pages open", metadata: ["limit": "\(gate.limit)"])
             // 1013: try again later.
@@ -34,8 +55,6 @@ struct APISession {
             gate.leave()
             subscription?.cancel()
         }
-        var messages = inbound.messages(maxSize: link.inbox.limits.payloadBytes + 4096).makeAsyncIterator()
-        if let token, !(try await authenticate(&messages, outbound: outbound, token: token)) { return }
         let logger = self.logger
         let (snapshot, subscribed) = link.tap.subscribe {
             // The socket cannot take a close frame while it is stalled: closing the channel ends both loops.
@@ -120,7 +139,9 @@ struct APISession {
         // A page sends its token first whether or not one is set; later ones change nothing.
         guard case .publish(let frame) = parsed else { return }
         // Behind ingress every change says who made it; the topic only, as a payload may carry a secret.
-        if let user { logger.info("Change from the page", metadata: ["user": "\(user)", "topic": "\(frame.topic)"]) }
+        if let user {
+            logger.info("Change from the page", metadata: ["user": "\(user)", "topic": "\(LogText.escaped(frame.topic))"])
+        }
         if !link.deliver(frame) {
             let error = FrameError("the bridge's queue is full; the message was dropped")
             try await outbound.write(.text(Frames.error(error, topic: frame.topic)))

@@ -41,34 +41,47 @@ public struct FrontendService: Service, CustomStringConvertible {
 
     /// Serves until graceful shutdown.
     public func run() async throws {
+        if let problem = settings.exposureProblem {
+            // The config's check says the same with its line; this holds for settings made any other way too.
+            logger.error("The web frontend does not start; the bridge runs on without it", metadata: ["reason": "\(problem)"])
+            try? await gracefulShutdown()
+            return
+        }
         let session = APISession(
             link: link, frames: FrameCache(), gate: SocketGate(limit: maxSockets), token: settings.authToken?.value,
             authTimeout: authTimeout, logger: logger)
         let logger = self.logger
         let host = settings.host
-        let loopback = UpgradeCheck.isLoopback(host)
+        let policy = HostPolicy(settings)
         let onListening = self.onListening
         let settings = self.settings
         let allows: @Sendable (String?) -> Bool = { settings.allows($0) }
-        let connections = OpenConnections(requestTimeout: requestTimeout, limit: maxConnections, logger: logger)
+        let connections = OpenConnections(requestTimeout: requestTimeout, limit: maxConnections, allows: allows, logger: logger)
         // A connection kept open between requests is closed after a minute without one, as browsers expect.
         let http1 = HTTP1Channel.Configuration(additionalChannelHandlers: [RequestArrival(connections)], idleTimeout: .seconds(60))
         let app = Application(
             responder: FrontendResponder(
-                link: link, metrics: FrontendMetrics(link: link),
-                logs: LogDownload(ring: link.logs, token: settings.authToken?.value, loopbackOnly: loopback), allows: allows),
+                link: link, metrics: FrontendMetrics(link: link), logs: LogDownload(ring: link.logs, token: settings.authToken?.value),
+                allows: allows, policy: policy, logger: logger),
             server: HTTPServerBuilder { responder in
                 let channel = HTTP1WebSocketUpgradeChannel(responder: responder, configuration: .init(http1: http1)) { head, channel, _ in
                     connections.requestArrived(on: channel)
-                    let check = UpgradeCheck(head)
-                    guard Self.isAPI(head.path), allows(channel.remoteAddress?.ipAddress), check.allowed(loopbackOnly: loopback) else {
+                    let check = RequestCheck(head, policy: policy)
+                    // `UpgradeGuard` has made a refused upgrade a plain request, which the responder answers 403; this
+                    // holds should a request pass it.
+                    guard Self.isAPI(head.path), allows(channel.remoteAddress?.ipAddress), check.refusal(policy) == nil else {
                         return .dontUpgrade
                     }
                     return .upgrade([:]) { inbound, outbound, _ in
                         try await session.run(inbound: inbound, outbound: outbound, channel: channel, user: check.remoteUser)
                     }
                 }
-                return TrackedChildChannel(base: channel, connections: connections)
+                return TrackedChildChannel(base: channel, connections: connections) { channel in
+                    UpgradeGuard.install(on: channel) { head, peer in
+                        let check = RequestCheck(authority: nil, policy: policy) { head.headers.first(name: $0) }
+                        return !Self.isAPI(head.uri) || !allows(peer) || check.refusal(policy) != nil
+                    }
+                }
             },
             configuration: ApplicationConfiguration(address: .hostname(host, port: settings.port), serverName: nil),
             onServerRunning: { channel in

@@ -2,19 +2,13 @@ import BridgeCore
 import Hummingbird
 
 /// `logs`: the lines the log ring holds, as JSON, for the page's Logs (its history and its download). The lines
-/// are the bridge's, so they are behind the page's token (sent as `Authorization: Bearer`, never in the URL), and
-/// on a loopback address a foreign `Host` gets nothing, as with the websocket (DNS rebinding).
+/// are the bridge's, so they are behind the page's token (sent as `Authorization: Bearer`, never in the URL); the
+/// responder has already refused a foreign `Host` or origin, as for every route (DNS rebinding).
 struct LogDownload {
     let ring: LogRing?
     let token: String?
-    let loopbackOnly: Bool
 
     func respond(to request: Request) -> Response {
-        let check = UpgradeCheck(request.head)
-        let loopbackHost = check.host.map { UpgradeCheck.isLoopback(UpgradeCheck.hostName($0)) } ?? false
-        guard check.allowed(loopbackOnly: loopbackOnly), !loopbackOnly || check.ingress || loopbackHost else {
-            return FrontendResponder.text("forbidden\n", status: .forbidden)
-        }
         if let token {
             let given = request.headers[.authorization].flatMap { $0.hasPrefix("Bearer ") ? String($0.dropFirst(7)) : nil }
             guard let given, APISession.same(given, token) else {

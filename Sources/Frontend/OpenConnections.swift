@@ -12,8 +12,8 @@ import Synchronization
 final class OpenConnections: Sendable {
     private struct State {
         var channels: [ObjectIdentifier: any Channel] = [:]
-        /// The connections whose first request head has not come yet, with the timer that closes them.
-        var waiting: [ObjectIdentifier: Scheduled<Void>] = [:]
+        /// The connections whose first request head has not come yet: the timer that closes them, and since when.
+        var waiting: [ObjectIdentifier: (timer: Scheduled<Void>, since: ContinuousClock.Instant)] = [:]
         var grace: Duration?
         /// Connections refused (the limit was reached) since the last warning, and when that was.
         var refused = 0
@@ -27,6 +27,8 @@ final class OpenConnections: Sendable {
         case admitted
         /// Refused for the limit; `answered` when it gets a 503 before it is closed.
         case refused(answered: Bool)
+        /// From an address `allow_from` does not list; `answered` when it gets a 403 before it is closed.
+        case forbidden(answered: Bool)
     }
 
     /// How many refused connections may get their 503 at once: each stays open a moment for it (at most
@@ -40,37 +42,61 @@ final class OpenConnections: Sendable {
     /// How many connections may be open at once: each holds a descriptor of the daemon, which it shares with the
     /// broker connection, D-Bus and the EV3 links.
     let limit: Int
+    /// Whether a client's address is one `allow_from` lets in.
+    private let allows: @Sendable (String?) -> Bool
     private let logger: Logger
 
     /// Tracks connections; one that has sent no whole request head `requestTimeout` after it was accepted is
-    /// closed, and so is one accepted while `limit` others are open.
-    init(requestTimeout: Duration, limit: Int, logger: Logger) {
+    /// closed, and so is one accepted while `limit` others are open, or from an address `allows` refuses.
+    init(requestTimeout: Duration, limit: Int, allows: @escaping @Sendable (String?) -> Bool = { _ in true }, logger: Logger) {
         self.requestTimeout = requestTimeout
         self.limit = limit
+        self.allows = allows
         self.logger = logger
     }
 
-    /// Enters an accepted connection until it closes; one accepted after `close(after:)` gets the same grace.
-    /// Refused when `limit` connections are open already: the caller closes this one once it is set up, after a
-    /// 503 if it is `answered` (then `refusalAnswered()` must follow once it has closed).
+    /// Enters an accepted connection until it closes; one accepted after `close(after:)` gets the same grace. When
+    /// `limit` connections are open, the one that has waited longest for its first request head is closed to make
+    /// room: a client that holds connections without asking anything cannot keep out one that asks (the watchdog's
+    /// `healthz`). Refused when `limit` connections are open that have all sent a request, or forbidden when `allow_from` does not list its address,
+    /// which then takes no place: the caller closes this one once it is set up, after a 503 or 403 if it is
+    /// `answered` (then `refusalAnswered()` must follow once it has closed).
     func add(_ channel: any Channel) -> Admission {
         let id = ObjectIdentifier(channel)
-        let (admission, grace, refused) = state.withLock { state -> (Admission, Duration?, Int?) in
+        let allowed = allows(channel.remoteAddress?.ipAddress)
+        let (admission, grace, refused, evicted) = state.withLock { state -> (Admission, Duration?, Int?, (any Channel)?) in
+            guard allowed else {
+                let answered = state.answering < Self.answerLimit
+                if answered { state.answering += 1 }
+                return (.forbidden(answered: answered), nil, nil, nil)
+            }
+            var evicted: (any Channel)?
+            if state.channels.count >= limit, let oldest = state.waiting.min(by: { $0.value.since < $1.value.since }) {
+                state.waiting.removeValue(forKey: oldest.key)
+                oldest.value.timer.cancel()
+                evicted = state.channels.removeValue(forKey: oldest.key)
+            }
             guard state.channels.count < limit else {
                 let answered = state.answering < Self.answerLimit
                 if answered { state.answering += 1 }
-                return (.refused(answered: answered), nil, Self.countRefusal(&state))
+                return (.refused(answered: answered), nil, Self.countRefusal(&state), evicted)
             }
             state.channels[id] = channel
             // Scheduled under the lock, so the timer cannot look for its entry before it is there.
-            state.waiting[id] = channel.eventLoop.scheduleTask(in: TimeAmount(requestTimeout)) { [self] in
+            let timer = channel.eventLoop.scheduleTask(in: TimeAmount(requestTimeout)) { [self] in
                 guard self.state.withLock({ $0.waiting.removeValue(forKey: id) }) != nil else { return }
                 logger.debug(
                     "Web frontend connection closed: no request within the time allowed",
                     metadata: ["client": "\(channel.remoteAddress?.ipAddress ?? "?")"])
                 Self.end(channel)
             }
-            return (.admitted, state.grace, nil)
+            state.waiting[id] = (timer, ContinuousClock.now)
+            return (.admitted, state.grace, nil, evicted)
+        }
+        if let evicted {
+            logger.debug(
+                "Web frontend connection closed to make room: no request yet", metadata: ["client": "\(evicted.remoteAddress?.ipAddress ?? "?")"])
+            Self.end(evicted)
         }
         if let refused {
             logger.warning(
@@ -80,7 +106,7 @@ final class OpenConnections: Sendable {
         channel.closeFuture.whenComplete { [self] _ in
             let timer = state.withLock { state -> Scheduled<Void>? in
                 state.channels.removeValue(forKey: id)
-                return state.waiting.removeValue(forKey: id)
+                return state.waiting.removeValue(forKey: id)?.timer
             }
             timer?.cancel()
         }
@@ -107,7 +133,7 @@ final class OpenConnections: Sendable {
     /// A connection's first request head came: from now on Hummingbird's idle timeout (or the websocket's own
     /// checks) decide how long it stays.
     func requestArrived(on channel: any Channel) {
-        state.withLock { $0.waiting.removeValue(forKey: ObjectIdentifier(channel)) }?.cancel()
+        state.withLock { $0.waiting.removeValue(forKey: ObjectIdentifier(channel)) }?.timer.cancel()
     }
 
     /// Closes every connection still open `grace` from now: the pages' websockets and any response under way
@@ -171,61 +197,33 @@ final class RequestArrival: ChannelInboundHandler, RemovableChannelHandler {
 struct TrackedChildChannel<Base: ServerChildChannel>: ServerChildChannel {
     let base: Base
     let connections: OpenConnections
+    /// Adds to the pipeline `base` has set up (the `UpgradeGuard`).
+    var configure: @Sendable (any Channel) -> Void = { _ in }
 
     /// Enters the connection, then sets it up as `base` does.
     func setup(channel: any Channel, logger: Logger) -> EventLoopFuture<Base.Value> {
-        if case .refused(let answered) = connections.add(channel) {
+        let refusal: RefusedConnection?
+        switch connections.add(channel) {
+        case .admitted: refusal = nil
+        case .refused(let answered): refusal = RefusedConnection(answer: RefusedConnection.busy, answering: answered ? connections : nil)
+        case .forbidden(let answered):
+            refusal = RefusedConnection(answer: RefusedConnection.forbidden, answering: answered ? connections : nil)
+        }
+        if let refusal {
             // Set up as usual and closed once active: a failed setup would reach the server's accept loop as an
             // error, and a channel not yet registered cannot close its input. First in the pipeline, so nothing
             // the client sends reaches the HTTP handlers.
-            try? channel.pipeline.syncOperations.addHandler(RefusedConnection(answering: answered ? connections : nil))
+            try? channel.pipeline.syncOperations.addHandler(refusal)
         }
-        return base.setup(channel: channel, logger: logger)
+        let configure = self.configure
+        return base.setup(channel: channel, logger: logger).map { value in
+            configure(channel)
+            return value
+        }
     }
 
     /// Serves the connection as `base` does.
     func handle(value: Base.Value, logger: Logger) async {
         await base.handle(value: value, logger: logger)
     }
-}
-
-/// Closes a connection refused for the limit as soon as it is active. One that is answered gets a 503 first, as a
-/// browser shows it, and stays open a moment after it: what the client sends meanwhile is read and dropped, since
-/// closing a socket with unread data resets the connection, and the client may then drop the answer unread.
-final class RefusedConnection: ChannelInboundHandler, RemovableChannelHandler {
-    typealias InboundIn = ByteBuffer
-    typealias OutboundOut = ByteBuffer
-
-    /// How long an answered connection stays open for the client to read its answer and hang up.
-    static let linger: Duration = .seconds(1)
-    static let answer: String = {
-        let body = "The things2mqtt web frontend has too many connections open. Try again in a moment.\n"
-        return "HTTP/1.1 503 Service Unavailable\r\nContent-Type: text/plain; charset=utf-8\r\n"
-            + "Content-Length: \(body.utf8.count)\r\nRetry-After: 5\r\nConnection: close\r\n\r\n" + body
-    }()
-
-    /// Counts the connection while it is answered; nil for one closed without an answer.
-    private let answering: OpenConnections?
-
-    init(answering: OpenConnections?) { self.answering = answering }
-
-    func handlerAdded(context: ChannelHandlerContext) {
-        // Whenever the connection ends, even before it was active, its place among those answered is free.
-        if let answering { context.channel.closeFuture.whenComplete { _ in answering.refusalAnswered() } }
-    }
-
-    func channelActive(context: ChannelHandlerContext) {
-        let channel = context.channel
-        guard answering != nil else { return OpenConnections.end(channel) }
-        // The answer ends with the sending side, once it is written (closing it fails writes still pending): the
-        // client reads it to its end and hangs up, which closes the connection; one that does not is closed after
-        // `linger`.
-        context.writeAndFlush(wrapOutboundOut(channel.allocator.buffer(string: Self.answer))).whenComplete { _ in
-            channel.close(mode: .output, promise: nil)
-        }
-        context.eventLoop.scheduleTask(in: TimeAmount(Self.linger)) { OpenConnections.end(channel) }
-    }
-
-    /// Dropped: the connection is not served.
-    func channelRead(context: ChannelHandlerContext, data: NIOAny) {}
 }

@@ -11,12 +11,23 @@ public final class RawWebSocketClient: Sendable {
     /// The socket, for an owner that reads it.
     public let descriptor: Int32
 
-    /// Connects to the web frontend at `port`; `receiveBuffer` bytes of receive buffer (nil: the system's).
-    public init(port: Int, receiveBuffer: Int32? = 65536) throws {
+    /// Connects to the web frontend at `port`; `receiveBuffer` bytes of receive buffer (nil: the system's); from
+    /// `source`, another loopback address (`127.0.0.2`), as a client of another machine would be seen.
+    public init(port: Int, receiveBuffer: Int32? = 65536, from source: String? = nil) throws {
         descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard descriptor >= 0 else { throw TestFailure("socket() failed") }
         if var size = receiveBuffer {
             setsockopt(descriptor, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size))
+        }
+        if let source {
+            var local = sockaddr_in()
+            local.sin_family = sa_family_t(AF_INET)
+            local.sin_addr.s_addr = inet_addr(source)
+            let bound = withUnsafePointer(to: &local) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+            }
+            // The descriptor is closed by deinit, as on a failed connect.
+            guard bound == 0 else { throw TestFailure("bind() to \(source) failed: \(errno)") }
         }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
@@ -62,12 +73,49 @@ public final class RawWebSocketClient: Sendable {
             throw TestFailure("upgrade refused: \(String(decoding: response, as: UTF8.self))")
         }
         guard let text else { return }
-        // One masked text frame (a client must mask), short enough for a 7-bit length.
+        try sendFrame(text)
+    }
+
+    /// Sends one text frame, masked as a client must.
+    public func sendFrame(_ text: String) throws {
         let payload = Array(text.utf8)
         let mask: [UInt8] = [1, 2, 3, 4]
-        var frame: [UInt8] = [0x81, 0x80 | UInt8(payload.count)] + mask
+        var frame: [UInt8] = [0x81]
+        if payload.count < 126 {
+            frame.append(0x80 | UInt8(payload.count))
+        } else if payload.count <= 0xFFFF {
+            frame += [0x80 | 126, UInt8(payload.count >> 8), UInt8(payload.count & 0xFF)]
+        } else {
+            frame.append(0x80 | 127)
+            frame += (0..<8).reversed().map { UInt8(truncatingIfNeeded: payload.count >> ($0 * 8)) }
+        }
+        frame += mask
         frame += payload.enumerated().map { $0.element ^ mask[$0.offset % 4] }
         try write(frame)
+    }
+
+    /// Reads the server's text frames until `done` holds for those so far, a close frame comes, or the connection
+    /// ends: the texts, and the close frame's code (nil without one).
+    public func texts(timeout: Duration, until done: ([String]) -> Bool) async throws -> (texts: [String], close: UInt16?) {
+        var pending: [UInt8] = []
+        var texts: [String] = []
+        var buffer = [UInt8](repeating: 0, count: 65536)
+        let deadline = ContinuousClock.now + timeout
+        while true {
+            while let frame = Self.frame(in: pending) {
+                pending.removeFirst(frame.length)
+                if frame.opcode == 0x8 {
+                    return (texts, frame.payload.count >= 2 ? frame.payload.prefix(2).reduce(0) { $0 << 8 | UInt16($1) } : nil)
+                }
+                guard frame.opcode == 0x1 else { continue }
+                texts.append(String(decoding: frame.payload, as: UTF8.self))
+                if done(texts) { return (texts, nil) }
+            }
+            guard let count = try await receive(&buffer, deadline: deadline, failure: "the server's frames did not come in time") else {
+                return (texts, nil)
+            }
+            pending += buffer[0..<count]
+        }
     }
 
     /// Sends `text` as it is, as a client that has not finished its request yet.

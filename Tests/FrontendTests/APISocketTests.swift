@@ -5,38 +5,28 @@ import Logging
 import Synchronization
 import Testing
 import TestSupport
-import WSClient
 
 @Suite("Frontend api websocket: the MQTT API over frames, token first, bounded", .timeLimit(.minutes(2)))
 struct APISocketTests {
     static let logger = Logger(label: "ws-test")
 
-    /// Connects, sends `first` (if any), then collects frames until `until` holds or the socket closes.
+    /// Connects to the `api` at `url` (`ws://127.0.0.1:<port>/api`) as a page does, sends `first` (if any) and
+    /// `send`, then collects frames until `until` holds or the socket closes. A raw client: it sends no `Origin`, as a
+    /// program that is no browser's page (a client library's own `ws://` origin is one the page refuses).
     static func session(
         _ url: String, first: String? = nil, send: [String] = [], until: @escaping @Sendable ([JSONValue]) -> Bool
     ) async throws -> (frames: [JSONValue], close: UInt16?) {
-        let frames = Mutex<[JSONValue]>([])
-        // Each retained message is one frame, and bridge/devices is larger than the client's default frame limit.
-        let configuration = WebSocketClientConfiguration(maxFrameSize: 1 << 24)
-        let close = try await withTimeLimit("a websocket session with \(url)", .seconds(40)) {
-            try await WebSocketClient.connect(url: url, configuration: configuration, logger: logger) { inbound, outbound, _ in
-                if let first { try await outbound.write(.text(first)) }
-                for text in send { try await outbound.write(.text(text)) }
-                for try await message in inbound.messages(maxSize: 1 << 22) {
-                    guard case .text(let text) = message, let frame = JSONValue.parse(Array(text.utf8)) else { continue }
-                    let done = frames.withLock { frames in
-                        frames.append(frame)
-                        return until(frames)
-                    }
-                    if done { break }
-                }
-            }
+        guard let port = url.split(separator: ":").last?.split(separator: "/").first.flatMap({ Int($0) }) else {
+            throw TestFailure("no port in \(url)")
         }
-        let code: UInt16? = close.map { frame in
-            if case .unknown(let value) = frame.closeCode { return value }
-            return frame.closeCode == .normalClosure ? 1000 : 0
+        let client = try RawWebSocketClient(port: port, receiveBuffer: nil)
+        defer { client.hangUp() }
+        try await client.handshake(first: first)
+        for text in send { try client.sendFrame(text) }
+        let (texts, close) = try await client.texts(timeout: .seconds(40)) { texts in
+            until(texts.compactMap { JSONValue.parse(Array($0.utf8)) })
         }
-        return (frames.withLock { $0 }, code)
+        return (texts.compactMap { JSONValue.parse(Array($0.utf8)) }, close)
     }
 
     static func topics(_ frames: [JSONValue]) -> [String] { frames.compactMap { $0["topic"]?.stringValue } }

@@ -22,7 +22,7 @@ final class FrontendHarness: Sendable {
         token: String? = nil, authTimeout: Duration = .seconds(5), requestTimeout: Duration = .seconds(20),
         limits: TapLimits = TapLimits(), lights: Int = 1,
         maxSockets: Int = 64, maxConnections: Int = 128, logs: LogRing? = nil, allowFrom: [String] = [],
-        logger: Logger = Logger(label: "frontend-test")
+        baseURL: String? = nil, logger: Logger = Logger(label: "frontend-test")
     ) async throws -> FrontendHarness {
         let tap = PublishTap(base: "t2m", limits: limits)
         var options = BridgeOptions.fastForTests()
@@ -44,6 +44,7 @@ final class FrontendHarness: Sendable {
         settings.port = 0
         settings.authToken = token.map { Secret($0) }
         settings.allowFrom = allowFrom
+        settings.baseURL = baseURL
         let connected = Flag()
         let link = FrontendLink(tap: tap, inbox: bridge.inbox, base: "t2m", isConnected: { connected.value }, logs: logs)
         let port = Mutex(0)

@@ -70,8 +70,10 @@ struct FrontendServiceStopTests {
     @Test("past the limit of open connections a new one is answered 503 and closed, and one gets in once a place is free")
     func connectionLimit() async throws {
         let frontend = try await FrontendHarness.start(maxConnections: 3)
-        // Three clients that have sent nothing yet hold every place (the request timeout is 20 s).
+        // Three clients that have had an answer hold every place: HTTP/1.1 keeps each connection for the next request
+        // (ones that have asked nothing yet would be closed to make room).
         var held = try (0..<3).map { _ in try RawWebSocketClient(port: frontend.port) }
+        for client in held { try client.write("GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n") }
         try await Task.sleep(for: .milliseconds(300))
         let refused = try RawWebSocketClient(port: frontend.port)
         let answer = String(decoding: try await refused.receiveUntilClosed(timeout: .seconds(5)), as: UTF8.self)
@@ -100,6 +102,7 @@ struct FrontendServiceStopTests {
     func refusalFlood() async throws {
         let frontend = try await FrontendHarness.start(maxConnections: 1)
         let held = try RawWebSocketClient(port: frontend.port)
+        try held.write("GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
         try await Task.sleep(for: .milliseconds(300))
         // All connect before any reads: those answered stay open up to a second each for their answer, and only
         // so many may at once (16); the rest are closed without one.

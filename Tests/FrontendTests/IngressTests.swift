@@ -27,7 +27,8 @@ struct IngressTests {
     @Test("a change made through ingress is logged with the Home Assistant user who made it, without its payload")
     func remoteUser() async throws {
         let logs = LogCapture()
-        let frontend = try await FrontendHarness.start(logger: logs.logger("frontend"))
+        // Ingress is believed only with allow_from set; this machine stands for the proxy.
+        let frontend = try await FrontendHarness.start(allowFrom: ["127.0.0.1"], logger: logs.logger("frontend"))
         let client = try RawWebSocketClient(port: frontend.port)
         try await client.handshake(
             first: #"{"topic":"lifx_d073d5000001/set","payload":{"state":"ON"}}"#,
