@@ -85,7 +85,7 @@ cat <<MSG
       mosquitto_pub -p $MQTT_PORT -t things2mqtt/ble_aabbccddee01/set -m '{"state":"ON","color_temp":3000}'
     and let the phone in with
       mosquitto_pub -p $MQTT_PORT -t things2mqtt/bridge/request/ble/permit -m '{"time":60}'
-    EV3: the brick "Robot" is found by its beacon; drive and stop a motor, flash its LED, beep:
+    EV3: the brick "Robot" is found by its beacon (it is listed in the config); drive and stop a motor, flash its LED, beep:
       mosquitto_pub -p $MQTT_PORT -t things2mqtt/robot/set -m '{"motor_a":{"speed":40}}'
       mosquitto_pub -p $MQTT_PORT -t things2mqtt/robot/set -m '{"stop":true}'
       mosquitto_pub -p $MQTT_PORT -t things2mqtt/robot/set -m '{"led":"orange_pulse","beep":true}'

@@ -57,8 +57,9 @@ extension BLEDriver {
         if entry.model != model || entry.encrypted != encrypted { describeAgain = true }
         // Quiet buttons are learnt while ingesting, so their entities exist before the first press.
         if entry.learn(measurements) || entry.quantities.count != known { describeAgain = true }
-        // Button presses and dimmer turns are occurrences: published once each, never state or throttled.
-        let split = SplitMeasurements(measurements)
+        // Button presses and dimmer turns are occurrences: published once each, never state or throttled. Values
+        // beyond the device's sensors stay out, so its state is bounded whatever it is sent.
+        let split = SplitMeasurements(entry.known(measurements))
 
         var rssi: Int?
         var signalMoved = false
@@ -133,29 +134,6 @@ extension BLEDriver {
             if let signal = entry.signal { state["signal"] = .number(signal) }
         }
         return state
-    }
-
-    /// Whether a device BlueZ reports appears: a rule, the config, the remembered set, the permit window or
-    /// a passive format of `ble.passive` admits it; anything else is only counted.
-    private func admit(_ device: BlueZDevice, _ address: BluetoothAddress, passive: PassiveFormat?) -> Bool {
-        let id = address.deviceID
-        let view = KnownDevice(
-            address: address, name: device.name, services: Set(device.services), status: .available,
-            remembered: remembered.contains(id))
-        let reason = DeviceAdmission.reason(
-            for: view, rules: settings.rules, configured: configured, permitUntil: permitUntil, now: now)
-        guard reason != nil || passive != nil else {
-            ignored.record(address, now: now)
-            let rssi = device.rssi.flatMap { $0 == Signal.unavailableRSSI ? nil : $0 }
-            nearby.record(address, name: device.name, rssi: rssi, now: now)
-            return false
-        }
-        ignored.remove(address)
-        nearby.remove(address)
-        var entry = TrackedDevice(id: id, address: address, settings: figures)
-        entry.passive = passive
-        tracked[device.path] = entry
-        return true
     }
 
     /// Builds the descriptor again and announces it when it changed.

@@ -41,7 +41,8 @@ public actor BLEDriver: DeviceDriver, ConnectionControl, ReloadableDriver {
     var ignored = IgnoredAddresses()
     /// The ignored addresses heard lately, with name and signal, for `ble/nearby`.
     var nearby = NearbyAddresses()
-    var permitUntil: Double?
+    /// The permit window, and the bucket and ceiling new passive sensors come through without it.
+    var admission: PassiveAdmission
     var remembered: Set<DeviceID> = []
     /// Manual connects and disconnects, which override the policies until the next one or a restart.
     var manual: [DeviceID: KnownDevice.Manual] = [:]
@@ -98,6 +99,8 @@ public actor BLEDriver: DeviceDriver, ConnectionControl, ReloadableDriver {
         self.logger = logger
         self.memory = memory
         policy = ConnectPolicy(rules: settings.rules)
+        admission = PassiveAdmission(
+            burst: settings.passiveBurst, perMinute: settings.passivePerMinute, maxDevices: settings.maxPassiveDevices)
         runtimeKeys = Self.savedKeys(memory.load(), logger: logger)
     }
 
@@ -177,7 +180,7 @@ public actor BLEDriver: DeviceDriver, ConnectionControl, ReloadableDriver {
         guard let seconds = payload["time"]?.doubleValue, seconds.isFinite, (0...3600).contains(seconds) else {
             throw CommandError("ble/permit needs {\"time\": seconds}, 0 to 3600")
         }
-        permitUntil = seconds > 0 ? now + seconds : nil
+        admission.permit(for: .seconds(seconds), at: .now)
         let until = Date().addingTimeInterval(seconds)
         logger.info("BLE permit window", metadata: ["seconds": "\(Int(seconds))"])
         return ["time": .number(seconds), "until": seconds > 0 ? .string(until.ISO8601Format()) : .null]
@@ -185,6 +188,7 @@ public actor BLEDriver: DeviceDriver, ConnectionControl, ReloadableDriver {
 
     /// Forgets a removed device; it comes back when admitted again.
     public func forget(_ device: DeviceID) async {
+        for entry in tracked.values where entry.id == device && entry.countedPassive { admission.release() }
         tracked = tracked.filter { $0.value.id != device }
         novas[device] = nil
         manual[device] = nil

@@ -8,6 +8,8 @@ enum BLEMetrics {
     static let advertsReceived = Counter(label: "things2mqtt_ble_adverts_received_total")
     /// Adverts a passive format read.
     static let advertsDecoded = Counter(label: "things2mqtt_ble_adverts_decoded_total")
+    /// Adverts from a known device in a format other than its own, ignored (see `TrackedDevice.formats`).
+    static let advertsOtherFormat = Counter(label: "things2mqtt_ble_adverts_other_format_total")
     static let connects = Counter(label: "things2mqtt_ble_connects_total")
     static let connectFailures = Counter(label: "things2mqtt_ble_connect_failures_total")
     /// Connections to the system bus after the first (bluetoothd or D-Bus went away).

@@ -43,6 +43,7 @@ extension BLEDriver {
     func ingest(_ results: [PassiveResult], into entry: inout TrackedDevice, at now: Double) -> [Measurement] {
         var measurements: [Measurement] = []
         for result in results {
+            guard accepts(result, &entry) else { continue }
             switch result.decoded {
             case .encrypted:
                 entry.encrypted = true
@@ -79,6 +80,22 @@ extension BLEDriver {
             }
         }
         return measurements
+    }
+
+    /// Whether a result is in one of the device's formats. The first format recognised is its own; another one
+    /// is taken only while the permit window is open (a sensor that sends two), since anyone can send adverts
+    /// from a known address: else they would give the device the sensors and values of every format.
+    private func accepts(_ result: PassiveResult, _ entry: inout TrackedDevice) -> Bool {
+        guard !entry.formats.contains(result.format) else { return true }
+        // An undecodable payload of another format says nothing about the device.
+        guard result.isRecognised else { return entry.formats.isEmpty }
+        if entry.formats.isEmpty || admission.permitting(at: .now) {
+            entry.formats.insert(result.format)
+            return true
+        }
+        BLEMetrics.advertsOtherFormat.increment()
+        logger.debug("Advert of another format ignored", metadata: ["device.id": "\(entry.id)", "format": "\(result.format)"])
+        return false
     }
 
     /// Logs a key problem and reports it on `bridge/event`, once per device and kind; never the key itself.

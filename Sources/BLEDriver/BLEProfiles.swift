@@ -52,12 +52,13 @@ extension BLEDriver {
             return
         }
         let learned = entry.learn(reading.measurements)
-        let due = entry.throttle.offer(reading.measurements, now: now) != nil
+        let measurements = entry.known(reading.measurements)
+        let due = entry.throttle.offer(measurements, now: now) != nil
         tracked[path] = entry
         if learned { describeDevice(path) }
         guard due else { return }
         var state: [String: JSONValue] = [:]
-        for measurement in reading.measurements { state[measurement.key] = measurement.value.json }
+        for measurement in measurements { state[measurement.key] = measurement.value.json }
         send(.state(entry.id, state))
     }
 }

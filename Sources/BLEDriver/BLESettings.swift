@@ -35,6 +35,12 @@ public struct BLESettings: FamilySettings {
     public var deny: [String] = []
     /// The advert formats that make a passive sensor appear, each once, in the order written.
     public var passive: [PassiveFormat] = PassiveFormat.defaults
+    /// The most devices admitted as passive sensors without a permit window (adverts anyone can forge).
+    public var maxPassiveDevices = 256
+    /// How many new passive sensors may appear at once without a permit window.
+    public var passiveBurst = 50
+    /// How many more new passive sensors may appear per minute once the burst is spent.
+    public var passivePerMinute = 10
     /// A device's state is published at least this often while its adverts keep coming.
     public var stateInterval = ConfigDuration.seconds(60)
     /// A change of RSSI alone publishes a device's state at most this often.
@@ -60,12 +66,14 @@ public struct BLESettings: FamilySettings {
     enum CodingKeys: String, CodingKey, CaseIterable {
         case enabled, adapter, awayAfter = "away_after", connect, deny, passive, stateInterval = "state_interval"
         case rssiInterval = "rssi_interval", bindkeys, bindkeysFile = "bindkeys_file", formats
-        case maxConnections = "max_connections"
+        case maxConnections = "max_connections", maxPassiveDevices = "max_passive_devices"
+        case passiveBurst = "passive_burst", passivePerMinute = "passive_per_minute"
     }
 
     private enum InfoKeys: String, CodingKey {
         case enabled, adapter, awayAfter = "away_after", connectRules = "connect_rules", deny, bindkeys, formats
-        case maxConnections = "max_connections"
+        case maxConnections = "max_connections", maxPassiveDevices = "max_passive_devices"
+        case passiveBurst = "passive_burst", passivePerMinute = "passive_per_minute"
     }
 
     /// Decodes the `ble` section.
@@ -88,6 +96,12 @@ public struct BLESettings: FamilySettings {
             }
         }
         passive = Self.passiveFormats(reader)
+        maxPassiveDevices = reader.value(.maxPassiveDevices, default: maxPassiveDevices)
+        if !(0...4096).contains(maxPassiveDevices) { reader.problem(.maxPassiveDevices, "must be 0 to 4096") }
+        passiveBurst = reader.value(.passiveBurst, default: passiveBurst)
+        if !(0...1000).contains(passiveBurst) { reader.problem(.passiveBurst, "must be 0 to 1000") }
+        passivePerMinute = reader.value(.passivePerMinute, default: passivePerMinute)
+        if !(0...600).contains(passivePerMinute) { reader.problem(.passivePerMinute, "must be 0 to 600") }
         stateInterval = reader.value(.stateInterval, default: stateInterval)
         if stateInterval < .seconds(1) { reader.problem(.stateInterval, "must be at least 1s") }
         // 0s publishes every reading: live signal at the cost of one publish per advert.
@@ -104,6 +118,9 @@ public struct BLESettings: FamilySettings {
         try container.encode(adapter, forKey: .adapter)
         try container.encode(awayAfter, forKey: .awayAfter)
         try container.encode(maxConnections, forKey: .maxConnections)
+        try container.encode(maxPassiveDevices, forKey: .maxPassiveDevices)
+        try container.encode(passiveBurst, forKey: .passiveBurst)
+        try container.encode(passivePerMinute, forKey: .passivePerMinute)
         try container.encode(connect.count, forKey: .connectRules)
         try container.encode(deny, forKey: .deny)
         // Which devices have a key, never the keys.

@@ -29,6 +29,12 @@ struct TrackedDevice {
     var packets = FormatTable<PacketFilter>()
     /// The passive format that made the device a sensor, if any.
     var passive: PassiveFormat?
+    /// The formats its adverts are read in: the one it was admitted with, and others only if first heard while a
+    /// permit window was open. Adverts of any other format from its address are counted and ignored, as anyone
+    /// can send them.
+    var formats = PassiveFormats()
+    /// Admitted as a new passive sensor through `PassiveAdmission`: its place there is freed when it is removed.
+    var countedPassive = false
     /// An encrypted passive sensor without a working key: shown, never decoded.
     var encrypted = false
     /// The maker and model its adverts name (MiBeacon product id, SwitchBot model byte).
@@ -37,7 +43,7 @@ struct TrackedDevice {
     var counters = FormatTable<UInt32>()
     /// The key problems already reported (`missing`, `wrong`, `downgrade`): each once per device.
     var keyProblems: Set<String> = []
-    /// Every quantity the device has reported, in the order first seen: its sensors.
+    /// Every quantity the device has reported, in the order first seen: its sensors, at most `maxQuantities`.
     var quantities: [Quantity] = []
     /// Characteristics outside the standard profiles the user subscribed to: each is a sensor under `gatt`.
     var notified: [BLEUUID] = []
@@ -50,24 +56,31 @@ struct TrackedDevice {
         throttle = StateThrottle(stateInterval: settings.stateInterval, signalInterval: settings.rssiInterval)
     }
 
-    /// Adds the quantities of values not seen before; true when there were any (the descriptor then changes).
+    /// The most sensors a device gets from what it sends: each is a Home Assistant entity and a key of its
+    /// state, and a sender may name any quantity its format knows. No sensor sold has more than a dozen.
+    static let maxQuantities = 32
+
+    /// Adds the quantities of values not seen before, up to `maxQuantities`; true when there were any (the
+    /// descriptor then changes).
     mutating func learn(_ measurements: [Measurement]) -> Bool {
+        learn(quantities: measurements.lazy.map(\.quantity))
+    }
+
+    /// Adds quantities not seen before, up to `maxQuantities`; true when there were any.
+    mutating func learn(quantities new: some Sequence<Quantity>) -> Bool {
         var added = false
-        for measurement in measurements where !quantities.contains(where: { $0.key == measurement.key }) {
-            quantities.append(measurement.quantity)
+        for quantity in new where quantities.count < Self.maxQuantities && !quantities.contains(where: { $0.key == quantity.key }) {
+            quantities.append(quantity)
             added = true
         }
         return added
     }
 
-    /// Adds quantities not seen before; true when there were any.
-    mutating func learn(quantities new: [Quantity]) -> Bool {
-        var added = false
-        for quantity in new where !quantities.contains(where: { $0.key == quantity.key }) {
-            quantities.append(quantity)
-            added = true
-        }
-        return added
+    /// The measurements of known sensors only: once the device has `maxQuantities`, values of other keys stay
+    /// out of its state, which is therefore bounded whatever it sends.
+    func known(_ measurements: [Measurement]) -> [Measurement] {
+        guard quantities.count >= Self.maxQuantities else { return measurements }
+        return measurements.filter { measurement in quantities.contains { $0.key == measurement.key } }
     }
 
     /// The device's MQTT descriptor: identity, the signal entities every BLE device has, its sensors, what

@@ -55,6 +55,12 @@ public struct PassiveFormats: Sendable, Hashable, ExpressibleByArrayLiteral {
     /// Whether the format is enabled.
     public func contains(_ format: PassiveFormat) -> Bool { bits & Self.bit(format) != 0 }
 
+    /// Whether no format is in the set.
+    public var isEmpty: Bool { bits == 0 }
+
+    /// Adds a format to the set.
+    public mutating func insert(_ format: PassiveFormat) { bits |= Self.bit(format) }
+
     /// The format's bit.
     static func bit(_ format: PassiveFormat) -> UInt32 {
         switch format {

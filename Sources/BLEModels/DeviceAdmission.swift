@@ -15,16 +15,15 @@ public enum DeviceAdmission {
         case permitted
     }
 
-    /// The first reason to publish the device, or nil to ignore it. `permitUntil` is when the permit window
-    /// closes (nil when closed); the caller keeps a device once admitted, so the window only has to be open
-    /// when it is first seen.
+    /// The first reason to publish the device, or nil to ignore it. `permitting`: the permit window is open; the
+    /// caller keeps a device once admitted, so the window only has to be open when it is first seen.
     public static func reason(
-        for device: KnownDevice, rules: ConnectRules, configured: Set<DeviceID>, permitUntil: Double?, now: Double
+        for device: KnownDevice, rules: ConnectRules, configured: Set<DeviceID>, permitting: Bool
     ) -> Reason? {
         if rules.rule(for: device) != nil { return .rule }
         if configured.contains(device.address.deviceID) { return .configured }
         if device.remembered { return .remembered }
-        if let permitUntil, now < permitUntil { return .permitted }
+        if permitting { return .permitted }
         return nil
     }
 }

@@ -48,6 +48,10 @@ extension BridgeService {
             publishRepeatedEvent(occurrence.kind.rawValue, source: alias, data)
         case .interviewed, .decryptionFailed:
             publishEvent(occurrence.kind.rawValue, data)
+        case .admissionRefused:
+            // The device is not the bridge's (it was refused): the event names it by id only.
+            data["alias"] = nil
+            publishEvent(occurrence.kind.rawValue, data)
         }
     }
 

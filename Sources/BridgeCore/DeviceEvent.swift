@@ -44,6 +44,10 @@ public struct DeviceOccurrence: Sendable, Equatable {
         /// A device's encrypted adverts cannot be read: no key, a wrong key, or plain adverts from a device that
         /// has one; `data` says which (`error`) and for which format.
         case decryptionFailed = "decryption_failed"
+        /// A device heard or announced over the air was not admitted (too many new ones lately, too many in all,
+        /// or no permit window); `data` says why (`reason`) and how many were refused since the last such event.
+        /// Drivers send it at most once per few minutes, never once per advert or beacon.
+        case admissionRefused = "admission_refused"
     }
 
     public var kind: Kind

@@ -43,13 +43,20 @@ public actor EV3Driver: DeviceDriver, ConnectionControl {
     var remembered: Set<DeviceID> = []
     /// The endpoints of the config's bricks, which discovery never replaces.
     var configuredEndpoints: Set<String> = []
+    /// Which bricks a beacon may bring in: configured ones, others only in the permit window.
+    var beacons: BeaconAdmission
 
-    /// Creates the driver; nothing is opened until `run()`.
-    public init(settings: EV3Settings, options: EV3DriverOptions = EV3DriverOptions(), sink: DeviceEventSink, logger: Logger) {
+    /// Creates the driver; `configured` are the EV3 ids listed under `devices:`. Nothing is opened until `run()`.
+    public init(
+        settings: EV3Settings, options: EV3DriverOptions = EV3DriverOptions(), configured: Set<DeviceID> = [],
+        sink: DeviceEventSink, logger: Logger
+    ) {
         self.settings = settings
         self.options = options
         self.sink = sink
         self.logger = logger
+        let bricks = settings.bricks.compactMap(\.serialNumber).map(DeviceID.ev3(serial:))
+        beacons = BeaconAdmission(configured: configured.filter { $0.integration == .ev3 }.union(bricks))
     }
 
     /// Runs the configured bricks, and the discovery of others, until cancelled.
@@ -84,9 +91,12 @@ public actor EV3Driver: DeviceDriver, ConnectionControl {
         }
     }
 
-    /// The EV3 integration has no requests of its own.
+    /// `ev3/permit`; bricks are otherwise driven through `<alias>/set` and `device/connect|disconnect`.
     public func handleRequest(_ name: String, payload: [String: JSONValue]) async throws(CommandError) -> JSONValue {
-        throw CommandError("unknown request ev3/\(name); bricks are driven through <alias>/set and device/connect|disconnect")
+        guard name == "permit" else {
+            throw CommandError("unknown request ev3/\(name) (known: permit); bricks are driven through <alias>/set and device/connect|disconnect")
+        }
+        return try permit(payload)
     }
 
     /// The bridge forgot a brick; it is announced again at once while it stays connected.

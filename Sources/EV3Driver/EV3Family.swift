@@ -8,6 +8,6 @@ public enum EV3Family: DeviceFamily {
 
     /// Builds the driver.
     public static func makeDriver(_ settings: EV3Settings, context: DriverContext) -> (any DeviceDriver)? {
-        EV3Driver(settings: settings, sink: context.sink, logger: context.logger)
+        EV3Driver(settings: settings, configured: context.configured, sink: context.sink, logger: context.logger)
     }
 }

@@ -77,7 +77,8 @@ struct AdvertIngest {
         let sender = try await sender(on: bus, count: count)
         // RSSI alone is published at most once per rssi_interval, so that case needs it at 0s; the thermometers
         // publish on every new temperature with the defaults.
-        var ble = kind == .rssi ? "  rssi_interval: 0s\n  connect:\n    - match: {name: \"Bench *\"}\n      policy: never\n" : ""
+        // The thermometers appear as passive sensors, all at once: more than the default burst lets in.
+        var ble = kind == .rssi ? "  rssi_interval: 0s\n  connect:\n    - match: {name: \"Bench *\"}\n      policy: never\n" : "  passive_burst: 1000\n"
         // The sender's devices are A4:C1:38:00:hh:ll, all sealed with one key.
         if kind == .mibeacon {
             ble += "  bindkeys:\n"

@@ -25,7 +25,8 @@ struct PassiveBench {
     /// RSS idle, with `count` BTHome sensors published, and after `count` random addresses on top.
     func memory(count: Int) async throws -> Memory {
         let base = "bench_passive_rss"
-        let (standIn, process) = try await daemon(base: base)
+        // Every sensor at once: more than the defaults let in without a permit window.
+        let (standIn, process) = try await daemon(base: base, ble: "  max_passive_devices: 4096\n  passive_burst: 1000\n")
         var result = Memory()
         try await Task.sleep(for: .seconds(1))
         result.idle = residentMiB(pid: process.child.pid) ?? .nan

@@ -19,20 +19,18 @@ struct AdmissionTests {
     @Test(
         "a device is published for a reason, else ignored",
         arguments: [
-            (nova, nil as Double?, 0.0, DeviceAdmission.Reason.rule as DeviceAdmission.Reason?),
-            (heart, nil, 0, .rule),
-            (listed, nil, 0, .configured),
-            (remembered, nil, 0, .remembered),
-            (phone, nil, 0, nil),
-            (phone, 100, 50, .permitted),
-            (phone, 100, 100, nil),
-            (phone, 100, 150, nil),
-            (nova, 100, 50, .rule),
+            (nova, false, DeviceAdmission.Reason.rule as DeviceAdmission.Reason?),
+            (heart, false, .rule),
+            (listed, false, .configured),
+            (remembered, false, .remembered),
+            (phone, false, nil),
+            (phone, true, .permitted),
+            (nova, true, .rule),
         ])
-    func admission(device: KnownDevice, permitUntil: Double?, now: Double, reason: DeviceAdmission.Reason?) {
+    func admission(device: KnownDevice, permitting: Bool, reason: DeviceAdmission.Reason?) {
         let configured: Set<DeviceID> = [Self.listed.address.deviceID, Self.nova.address.deviceID]
         let admitted = DeviceAdmission.reason(
-            for: device, rules: Self.rules, configured: configured, permitUntil: permitUntil, now: now)
+            for: device, rules: Self.rules, configured: configured, permitting: permitting)
         #expect(admitted == reason)
     }
 

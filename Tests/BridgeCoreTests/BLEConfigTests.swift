@@ -90,6 +90,10 @@ struct BLEConfigTests {
         #expect(ble.passive == [.ibeacon, .eddystone, .bthome])
         #expect(ble.stateInterval == .seconds(300) && ble.rssiInterval == .seconds(10))
         #expect(try ConfigLoader.parse(yaml: "ble:\n  passive: []\n", file: "ble.yaml").ble.passive.isEmpty)
+        #expect(defaults.maxPassiveDevices == 256 && defaults.passiveBurst == 50 && defaults.passivePerMinute == 10)
+        let limits = "ble:\n  max_passive_devices: 0\n  passive_burst: 5\n  passive_per_minute: 0\n"
+        let limited = try ConfigLoader.parse(yaml: limits, file: "ble.yaml").ble
+        #expect(limited.maxPassiveDevices == 0 && limited.passiveBurst == 5 && limited.passivePerMinute == 0)
         let block = "ble:\n  passive:\n    - pvvx\n    - atc\n"
         #expect(try ConfigLoader.parse(yaml: block, file: "ble.yaml").ble.passive == [.pvvx, .atc])
     }
@@ -103,6 +107,10 @@ struct BLEConfigTests {
             ("  passive: bthome\n", 2, 12, "ble.passive", "expected"),
             ("  state_interval: 500ms\n", 2, 19, "ble.state_interval", "must be at least 1s"),
             ("  rssi_interval: soon\n", 2, 18, "ble.rssi_interval", "is not a duration"),
+            ("  max_passive_devices: 5000\n", 2, 24, "ble.max_passive_devices", "must be 0 to 4096"),
+            ("  max_passive_devices: many\n", 2, 24, "ble.max_passive_devices", "expected"),
+            ("  passive_burst: -1\n", 2, 18, "ble.passive_burst", "must be 0 to 1000"),
+            ("  passive_per_minute: 601\n", 2, 23, "ble.passive_per_minute", "must be 0 to 600"),
         ])
     func passiveErrors(section: String, line: Int, column: Int, keyPath: String, message: String) {
         expectOneIssue("ble:\n" + section, file: "ble.yaml", line: line, column: column, keyPath: keyPath, message: message)

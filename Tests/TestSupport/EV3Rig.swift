@@ -10,7 +10,7 @@ public struct EV3Rig: Sendable {
     public enum Path: Sendable {
         /// Configured by host: TCP on a free port, unlock, frames.
         case wifi
-        /// Found by its beacon, sent to a free UDP port the daemon listens on.
+        /// Found by its beacon, sent to a free UDP port the daemon listens on, inside a permit window (`ev3/permit`).
         case beacon
         /// A pseudo-terminal configured as the brick's Bluetooth serial line.
         case pty
@@ -59,6 +59,8 @@ public struct EV3Rig: Sendable {
         for filter in ["t2m/ev3_\(setup.serialNumber)", "t2m/ev3_\(setup.serialNumber)/availability", "homeassistant/+/\(node)/+/config"] {
             try await client.subscribe(filter)
         }
+        // A brick that is not configured is connected from its beacon only while a permit window is open.
+        if case .beacon = path { _ = try await client.request("ev3/permit", #"{"time": 600}"#) }
         let rig = EV3Rig(
             broker: broker, simulator: simulator, bridge: bridge, client: client, id: "ev3_" + setup.serialNumber,
             beaconPort: beaconPort)
