@@ -116,6 +116,28 @@ struct ClusterSecurityTests {
         withExtendedLifetime(hallBlueZ) {}
     }
 
+    @Test("with cluster.secret, kill -9 of the owner still hands its sensor over (its will is signed), and a clean stop says offline")
+    func securedFailover() async throws {
+        let broker = try await Broker.start()
+        let secret = "secret: \(Self.secret)"
+        let (kitchen, kitchenBlueZ) = try await Cluster.bridge("kitchen", room: "kitchen", broker: broker, cluster: secret, nova: false)
+        let (bedroom, bedroomBlueZ) = try await Cluster.bridge("bedroom", room: "bedroom", broker: broker, cluster: secret, nova: false)
+        let adverts = Cluster.advertise([(kitchenBlueZ, -60), (bedroomBlueZ, -75)])
+        defer { adverts.cancel() }
+        let claimTopic = "t2m/_cluster/claims/\(Self.sensor)"
+        _ = try await broker.waitForRetained(claimTopic, timeout: .seconds(10)) { $0.json?["owner"] == "kitchen" }
+        try await kitchen.kill9()
+        let killed = ContinuousClock.now
+        let will = try await broker.waitForRetained("t2m/_cluster/bridges/kitchen", timeout: .seconds(10)) { $0.json?["state"] == "offline" }
+        #expect(will.json?["auth"]?["mac"] != nil)
+        _ = try await broker.waitForRetained(claimTopic, timeout: .seconds(15)) { $0.json?["owner"] == "bedroom" }
+        // Within claim_timeout (6 s) of the last presence, whichever of the will and the silence came first.
+        #expect(ContinuousClock.now - killed < .seconds(10))
+        try await broker.waitForRetained("t2m/bridge/kitchen/state", timeout: .seconds(5)) { $0.json?["state"] == "offline" }
+        #expect(try await bedroom.terminate() == 0)
+        try await broker.waitForRetained("t2m/_cluster/bridges/bedroom", timeout: .seconds(5)) { $0.json?["state"] == "offline" }
+    }
+
     @Test("with cluster.secret, a second bridge with a live bridge_id and the same secret still exits, naming it")
     func securedDuplicate() async throws {
         let broker = try await Broker.start()
