@@ -72,7 +72,6 @@ extension BridgeService {
         applyCluster(cluster?.released(id) ?? [])
     }
 
-
     /// Hands the devices this bridge owns to the next best bridges before it stops.
     /// Its connections are dropped first, so the next owner's connect finds the device free.
     func clusterLeaving() async {

@@ -170,6 +170,8 @@ public struct ClusterState: Sendable {
         return []
     }
 
+    /// A peer's presence updates what this bridge knows of it (within `maxPeers`); one under this bridge's own id
+    /// with another epoch is challenged.
     mutating func presenceArrived(_ bridge: String, _ presence: Presence, now: ContinuousClock.Instant) -> [ClusterAction] {
         guard bridge == me else {
             guard tracks(peer: bridge) else { return [] }

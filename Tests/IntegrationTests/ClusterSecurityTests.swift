@@ -93,7 +93,7 @@ struct ClusterSecurityTests {
         #expect(try await bedroom.terminate() == 0)
     }
 
-    @Test("with cluster.secret, a forged presence under a bridge's own id, however new its epoch, stops nothing")
+    @Test("with cluster.secret, a forged presence under a bridge's own id, even with a forged answer to a challenge, stops nothing")
     func securedOwnPresence() async throws {
         let broker = try await Broker.start()
         let (hall, hallBlueZ) = try await Cluster.bridge("hall", room: "hall", broker: broker, cluster: "secret: \(Self.secret)", sensor: false, nova: false)
