@@ -35,6 +35,25 @@ struct ClusterSecurityTests {
         withExtendedLifetime(hallBlueZ) {}
     }
 
+    @Test("40 bridge ids and 200 malformed messages: 32 bridges tracked, one line about the bound, the drops logged a few at a time")
+    func floods() async throws {
+        let broker = try await Broker.start()
+        let (hall, hallBlueZ) = try await Cluster.bridge("hall", room: "hall", broker: broker, sensor: false, nova: false)
+        let client = try await TestClient.connect(to: broker)
+        for index in 0..<40 { client.publish("t2m/_cluster/bridges/peer\(index)", #"{"state":"online","epoch":5}"#) }
+        for index in 0..<200 { client.publish("t2m/_cluster/bridges/bad\(index % 3)", #"{"state":"online","epoch":1e19}"#) }
+        try await client.sync()
+        try await waitUntil("the bound is said", timeout: .seconds(10)) { hall.stderr.contains("tracks at most 32 bridges") }
+        try await Task.sleep(for: .seconds(1))
+        #expect(hall.stderr.components(separatedBy: "tracks at most 32 bridges").count == 2, "said once")
+        let dropped = hall.stderr.components(separatedBy: "Cluster message dropped").count - 1
+        #expect((1...20).contains(dropped), "\(dropped) lines for 200 drops")
+        #expect(hall.isRunning)
+        await client.close()
+        #expect(try await hall.terminate() == 0)
+        withExtendedLifetime(hallBlueZ) {}
+    }
+
     @Test("a forged presence under a bridge's own id, with no live run to answer its challenge, does not stop it")
     func forgedOwnPresence() async throws {
         let broker = try await Broker.start()
