@@ -118,6 +118,7 @@ let package = Package(
                 "BridgeCore",
                 "BridgeConfig",
                 "Cluster",
+                "COpenSSL",
                 "Support",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),

@@ -16,7 +16,7 @@ extension BridgeService {
         return ClusterState(
             me: settings.bridgeID, epoch: Int64(Date().timeIntervalSince1970 * 1000),
             topics: ClusterTopics(root: settings.clusterTopic(base: config.mqtt.baseTopic)), timings: timings,
-            room: settings.room, offset: settings.rxOffsetDB)
+            room: settings.room, offset: settings.rxOffsetDB, secured: settings.secret != nil)
     }
 
     /// Whether this bridge publishes the device and runs its commands.
@@ -25,6 +25,11 @@ extension BridgeService {
     /// Subscribes to the cluster's topics and the shared requests, and starts its clock.
     func startCluster() {
         guard let cluster else { return }
+        if clusterAuth == nil {
+            logger.warning(
+                "cluster.secret is not set: anyone who can publish on the broker can stop this bridge or take its devices",
+                metadata: ["bridge_id": "\(cluster.me)"])
+        }
         transport.subscribe(cluster.topics.all, qos: 1)
         transport.subscribe(Topics(base: topics.base).requestFilter, qos: config.mqtt.qos)
         schedule(.clusterTick, after: cluster.timings.tick)
@@ -38,6 +43,7 @@ extension BridgeService {
 
     func clusterHeard(_ id: DeviceID, rssi: Int, connects: Bool, holds: Bool) {
         guard let actions = cluster?.heard(id, rssi: rssi, connects: connects, holds: holds, now: .now) else { return }
+        sayClusterBounds()
         applyCluster(actions)
     }
 
@@ -64,14 +70,6 @@ extension BridgeService {
     /// The driver dropped its connection to a device another bridge took over: the claim says so.
     func clusterReleased(_ id: DeviceID) {
         applyCluster(cluster?.released(id) ?? [])
-    }
-
-    /// Takes a message of the cluster's; false when the topic is not one.
-    func clusterMessage(_ message: InboundMessage) -> Bool {
-        guard let root = cluster?.topics.root, message.topic.hasPrefix(root + "/") else { return false }
-        let payload = message.payload.isEmpty ? nil : JSONValue.parse(message.payload)
-        if let actions = cluster?.received(topic: message.topic, payload: payload, now: .now) { applyCluster(actions) }
-        return true
     }
 
     /// Hands the devices this bridge owns to the next best bridges before it stops.
@@ -113,11 +111,11 @@ extension BridgeService {
         if !queued { logger.warning("A device taken over could not be let go", metadata: ["device.id": "\(id)"]) }
     }
 
-    private func applyCluster(_ actions: [ClusterAction]) {
+    func applyCluster(_ actions: [ClusterAction]) {
         for action in actions {
             switch action {
             case .publish(let topic, let payload, let retain):
-                if let payload { publishJSON(topic, payload, retain: retain, qos: 1) } else { clearRetained(topic) }
+                if let payload { publishJSON(topic, signed(payload, topic: topic), retain: retain, qos: 1) } else { clearRetained(topic) }
             case .gained(let id):
                 logger.info("Device owned by this bridge", metadata: ["device.id": "\(id)"])
                 guard var record = devices[id] else { continue }
@@ -187,6 +185,8 @@ extension BridgeService {
         return [
             "bridge_id": .string(cluster.me), "topic": .string(cluster.topics.root),
             "bridges": .object(cluster.peerInfo), "owned_devices": .number(Double(cluster.owned.count)),
+            "authenticated": .bool(clusterAuth != nil), "rejected_messages": .number(Double(clusterRejected)),
+            "dropped_messages": .number(Double(cluster.dropped)),
         ]
     }
 }

@@ -45,6 +45,11 @@ public actor BridgeService: Service {
     var refusedMessages = 0
     /// Several bridges of one home (the `cluster` section); nil when this bridge works alone.
     var cluster: ClusterState?
+    /// Signs and checks the cluster's messages (`cluster.secret`); nil without a secret.
+    let clusterAuth: ClusterAuth?
+    /// Cluster messages refused since start (unauthenticated or outside the window), and which bounds were said.
+    var clusterRejected = 0
+    var clusterBoundsSaid: Set<String> = []
     /// Free connection slots by integration, for those whose radios set a limit.
     var connectionSlots: [Integration: Int] = [:]
     /// Each integration's radios, for the cluster's presence.
@@ -73,6 +78,7 @@ public actor BridgeService: Service {
         self.logger = logger
         self.topics = Topics(base: config.mqtt.baseTopic, bridgeID: config.cluster?.bridgeID)
         self.cluster = Self.makeCluster(config)
+        self.clusterAuth = Self.makeClusterAuth(config)
         let (usable, refused) = Self.usableAliases(options.savedAliases, config)
         self.savedAliases = usable
         self.remembered = options.savedRemembered

@@ -16,9 +16,16 @@ public struct ClusterSettings: Sendable, Equatable, Encodable {
     public var observationInterval = ConfigDuration.seconds(2)
     public var handoverWindow = ConfigDuration.seconds(2)
     public var awayAfter = ConfigDuration.seconds(60)
+    /// The key every cluster message is authenticated with (HMAC-SHA256), read from `secret` or `secret_file`;
+    /// nil: messages go unauthenticated, as before the option.
+    public var secret: Secret?
+    public var secretFile: String?
 
     /// The defaults, with the host name as bridge id.
     public init(bridgeID: String = ClusterSettings.hostBridgeID) { self.bridgeID = bridgeID }
+
+    /// The fewest characters a `secret` may have: a short one is guessed from one recorded message.
+    public static let shortestSecret = 16
 
     /// The cluster topic under `base` unless one is configured.
     public func clusterTopic(base: String) -> String { topic ?? Self.defaultTopic(base: base) }
@@ -39,7 +46,7 @@ public struct ClusterSettings: Sendable, Equatable, Encodable {
     enum CodingKeys: String, CodingKey, CaseIterable {
         case bridgeID = "bridge_id", room, topic, rxOffsetDB = "rx_offset_db", renewalInterval = "renewal_interval"
         case claimTimeout = "claim_timeout", observationInterval = "observation_interval"
-        case handoverWindow = "handover_window", awayAfter = "away_after"
+        case handoverWindow = "handover_window", awayAfter = "away_after", secret, secretFile = "secret_file"
     }
 }
 
@@ -63,6 +70,11 @@ extension ClusterSettings: Decodable {
         observationInterval = reader.value(.observationInterval, default: observationInterval)
         handoverWindow = reader.value(.handoverWindow, default: handoverWindow)
         awayAfter = reader.value(.awayAfter, default: awayAfter)
+        secret = reader.secret(.secret, file: .secretFile)
+        secretFile = reader.optional(.secretFile)
+        if let secret, secret.value.utf8.count < Self.shortestSecret {
+            reader.problem(.secret, "must be at least \(Self.shortestSecret) characters (a random one: openssl rand -hex 32)")
+        }
         if claimTimeout <= renewalInterval {
             reader.problem(.claimTimeout, "must be longer than renewal_interval (\(renewalInterval)), or claims lapse between renewals")
         }

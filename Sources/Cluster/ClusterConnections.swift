@@ -108,12 +108,13 @@ extension Observation {
         return .object(fields)
     }
 
-    /// Reads a shared value; nil for anything else.
+    /// Reads a shared value; nil for anything else, a number out of its range too.
     init?(_ json: JSONValue, at now: ContinuousClock.Instant) {
-        guard let rssi = json.doubleValue ?? json["rssi"]?.doubleValue, rssi.isFinite else { return nil }
-        let failures = json["failures"]?.doubleValue ?? 0
+        guard let rssi = ClusterLimits.signal(json.doubleValue.map(JSONValue.number) ?? json["rssi"]),
+            let failures = ClusterLimits.optional(json["failures"], in: ClusterLimits.failures)
+        else { return nil }
         self.init(
             rssi: rssi, at: now, connects: json["connects"]?.boolValue ?? false, holds: json["holds"]?.boolValue ?? false,
-            failures: failures.isFinite ? Int(max(0, min(failures, 1000))) : 0)
+            failures: min(failures ?? 0, 1000))
     }
 }

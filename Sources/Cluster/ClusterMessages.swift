@@ -30,13 +30,17 @@ public struct Presence: Sendable, Equatable {
         return .object(fields)
     }
 
-    /// Reads a payload; nil for anything else (the will carries `offline` and no epoch).
+    /// Reads a payload; nil for anything else, a number out of its range too (the will carries `offline` and no
+    /// epoch).
     public init?(_ json: JSONValue) {
         guard let state = json["state"]?.stringValue, state == "online" || state == "offline" else { return nil }
         online = state == "online"
-        epoch = json["epoch"]?.doubleValue.map { Int64($0) } ?? 0
+        guard let epoch = ClusterLimits.optional(json["epoch"], in: ClusterLimits.epoch),
+            let slots = ClusterLimits.optional(json["slots"], in: ClusterLimits.slots)
+        else { return nil }
+        self.epoch = epoch ?? 0
+        self.slots = slots
         room = json["room"]?.stringValue
-        slots = json["slots"]?.doubleValue.map { Int($0) }
         // A peer's list is shown, never acted on: kept short.
         guard case .array(let names)? = json["adapters"] else {
             adapters = []
@@ -103,13 +107,16 @@ public struct Claim: Sendable, Equatable {
     /// Bytes a carried state may take as JSON: far below what a retained claim, read by every bridge, should weigh.
     public static let maxStateBytes = 2048
 
-    /// Reads a payload; nil for anything malformed (a malformed `state` alone is left out).
+    /// Reads a payload; nil for anything malformed, a number out of its range too (a malformed `state` alone is
+    /// left out).
     public init?(_ json: JSONValue) {
-        guard let owner = json["owner"]?.stringValue, let term = json["term"]?.doubleValue, let epoch = json["epoch"]?.doubleValue
+        guard let owner = json["owner"]?.stringValue, let term = json["term"]?.integer(in: ClusterLimits.term),
+            let epoch = json["epoch"]?.integer(in: ClusterLimits.epoch),
+            let score = ClusterLimits.optionalSignal(json["score"])
         else { return nil }
         self.init(
-            owner: owner, term: Int(term), epoch: Int64(epoch), score: json["score"]?.doubleValue ?? -200,
-            room: json["room"]?.stringValue, release: json["release"]?.stringValue, state: json["state"])
+            owner: owner, term: term, epoch: epoch, score: score ?? -200, room: json["room"]?.stringValue,
+            release: json["release"]?.stringValue, state: json["state"])
     }
 
     /// The fixed order that settles two live claims: term, then score, then owner id.
@@ -129,6 +136,10 @@ public struct ClusterTopics: Sendable, Equatable {
     public func presence(_ bridge: String) -> String { "\(root)/bridges/\(bridge)" }
     /// A bridge's start-up probe (never retained).
     public func probe(_ bridge: String) -> String { "\(root)/bridges/\(bridge)/probe" }
+    /// A challenge to whichever other run uses this bridge id (never retained): only a live one answers it.
+    public func challenge(_ bridge: String) -> String { "\(root)/bridges/\(bridge)/challenge" }
+    /// A run's answer to a challenge under its bridge id (never retained).
+    public func answer(_ bridge: String) -> String { "\(root)/bridges/\(bridge)/answer" }
     /// The claim of a device.
     public func claim(_ device: DeviceID) -> String { "\(root)/claims/\(device.rawValue)" }
     /// One bridge's shared signals, every device that was due in one message (never retained).
@@ -143,6 +154,10 @@ public struct ClusterTopics: Sendable, Equatable {
         case presence(bridge: String)
         /// A bridge's start-up probe: once its own comes back, every retained presence has arrived before it.
         case probe(bridge: String)
+        /// Another run under this id asks for proof that this one is live.
+        case challenge(bridge: String)
+        /// A run under this id answers this bridge's challenge.
+        case answer(bridge: String)
         case claim(DeviceID)
         case observations(bridge: String)
         case renewal(bridge: String)
@@ -155,6 +170,8 @@ public struct ClusterTopics: Sendable, Equatable {
         switch (levels.first, levels.count) {
         case ("bridges", 2): return .presence(bridge: levels[1])
         case ("bridges", 3) where levels[2] == "probe": return .probe(bridge: levels[1])
+        case ("bridges", 3) where levels[2] == "challenge": return .challenge(bridge: levels[1])
+        case ("bridges", 3) where levels[2] == "answer": return .answer(bridge: levels[1])
         case ("claims", 2): return DeviceID(levels[1]).map { .claim($0) }
         case ("obs", 2): return .observations(bridge: levels[1])
         case ("renew", 2): return .renewal(bridge: levels[1])

@@ -150,6 +150,6 @@ extension ClusterState {
         }
         owned = []
         connectable = []
-        return actions
+        return actions + leave()
     }
 }

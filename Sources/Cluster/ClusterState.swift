@@ -36,10 +36,29 @@ public struct ClusterState: Sendable {
     var markedOffline: Set<String> = []
     /// The devices this bridge owns now.
     public internal(set) var owned: Set<DeviceID> = []
+    /// Messages dropped because a number in them was out of its range or they were malformed, since the start.
+    public internal(set) var dropped = 0
+    /// Bridges and devices left untracked because `maxPeers` or `maxDevices` were reached, since the start.
+    public internal(set) var ignoredPeers = 0
+    public internal(set) var ignoredDevices = 0
+    /// Messages are authenticated (`cluster.secret`): presence is said again every renewal, and a peer whose
+    /// presence stops coming is taken for gone (see `ClusterGuards.swift`).
+    public let secured: Bool
+    /// With `secured`: when each online peer's presence last arrived.
+    var presenceSeen: [String: ContinuousClock.Instant] = [:]
+    /// With `secured`: when this bridge last said its presence, and whether it stopped saying it (it leaves).
+    var presentedAt: ContinuousClock.Instant?
+    var left = false
+    /// The nonce of the challenge this bridge sent to another run under its id, until a run answers it.
+    var challenge: String?
 
     /// A bridge's state before anything arrived.
-    public init(me: String, epoch: Int64, topics: ClusterTopics, timings: ClusterTimings, room: String?, offset: Double) {
+    public init(
+        me: String, epoch: Int64, topics: ClusterTopics, timings: ClusterTimings, room: String?, offset: Double,
+        secured: Bool = false
+    ) {
         self.me = me
+        self.secured = secured
         self.epoch = epoch
         self.topics = topics
         self.timings = timings
@@ -72,6 +91,7 @@ public struct ClusterState: Sendable {
     public mutating func heard(
         _ device: DeviceID, rssi: Int, connects: Bool = false, holds: Bool = false, now: ContinuousClock.Instant
     ) -> [ClusterAction] {
+        guard admits(device) else { return [] }
         let failed = failures(of: device, now: now)
         guard let value = signals[device, default: SharedSignal()].add(
             rssi: rssi, offset: offset, interval: timings.observation, now: now)
@@ -97,25 +117,44 @@ public struct ClusterState: Sendable {
         return []
     }
 
-    /// A message under the cluster topic arrived.
+    /// A message under the cluster topic arrived. One with a number out of its range, or malformed, is dropped
+    /// and counted in `dropped`.
     public mutating func received(topic: String, payload: JSONValue?, now: ContinuousClock.Instant) -> [ClusterAction] {
         switch topics.subject(of: topic) {
         case .probe(let bridge) where bridge == me && !started:
             started = true
+            presentedAt = now
             return [.publish(topic: topics.presence(me), payload: presence.json, retain: true)]
-        case .presence(let bridge): return presenceArrived(bridge, payload.flatMap(Presence.init))
-        case .claim(let device): return claimArrived(device, payload.flatMap(Claim.init), now: now)
+        case .presence(let bridge):
+            guard let payload else { return [] }
+            guard let presence = Presence(payload) else { return drop() }
+            return presenceArrived(bridge, presence, now: now)
+        case .challenge(let bridge) where bridge == me: return challenged(payload)
+        case .answer(let bridge) where bridge == me: return answered(payload)
+        case .claim(let device):
+            let claim = payload.flatMap(Claim.init)
+            if payload != nil, claim == nil { return drop() }
+            guard admits(device) else { return [] }
+            return claimArrived(device, claim, now: now)
         case .observations(let bridge) where bridge != me:
-            for (key, value) in payload?.objectValue ?? [:] {
-                guard let device = DeviceID(key), let observation = Observation(value, at: now) else { continue }
+            guard let entries = payload?.objectValue else { return drop() }
+            // Only a bridge whose presence is known: so observations stay bounded by `maxPeers`.
+            guard peers[bridge] != nil else { return [] }
+            var malformed = false
+            for (key, value) in entries {
+                guard let device = DeviceID(key), let observation = Observation(value, at: now) else {
+                    malformed = true
+                    continue
+                }
+                guard admits(device) else { continue }
                 devices[device, default: DeviceOwnership()].observe(bridge, observation)
             }
-            return []
+            return malformed ? drop() : []
         case .renewal(let bridge) where bridge != me:
-            guard let epoch = payload?["epoch"]?.doubleValue.map({ Int64($0) }) else { return [] }
+            guard let epoch = payload?["epoch"]?.integer(in: ClusterLimits.epoch) else { return drop() }
             for (key, term) in payload?["devices"]?.objectValue ?? [:] {
                 guard let device = DeviceID(key), var entry = devices[device], let claim = entry.claim,
-                    claim.owner == bridge, claim.epoch == epoch, term.doubleValue.map({ Int($0) }) == claim.term
+                    claim.owner == bridge, claim.epoch == epoch, term.integer(in: ClusterLimits.term) == claim.term
                 else { continue }
                 entry.claimAt = now
                 devices[device] = entry
@@ -125,11 +164,20 @@ public struct ClusterState: Sendable {
         }
     }
 
-    private mutating func presenceArrived(_ bridge: String, _ presence: Presence?) -> [ClusterAction] {
-        guard let presence else { return [] }
+    /// Counts a message dropped as malformed or out of range.
+    mutating func drop() -> [ClusterAction] {
+        dropped += 1
+        return []
+    }
+
+    /// A peer's presence updates what this bridge knows of it (within `maxPeers`); one under this bridge's own id
+    /// with another epoch is challenged.
+    mutating func presenceArrived(_ bridge: String, _ presence: Presence, now: ContinuousClock.Instant) -> [ClusterAction] {
         guard bridge == me else {
+            guard tracks(peer: bridge) else { return [] }
             let wasOnline = peers[bridge]?.online ?? false
             peers[bridge] = presence
+            presenceSeen[bridge] = presence.online ? now : nil
             if presence.online, markedOffline.remove(bridge) != nil { return [.peerState(bridge, online: true)] }
             let lowest = ([me] + peers.filter { $0.value.online }.map(\.key)).min()
             guard wasOnline, !presence.online, lowest == me else { return [] }
@@ -137,9 +185,9 @@ public struct ClusterState: Sendable {
             return [.peerState(bridge, online: false)]
         }
         guard presence.online, presence.epoch != epoch else { return [] }
-        // Another run under this id: before start-up it is the live one; after, the older run stays.
-        if !started || presence.epoch < epoch { return [.duplicate(me)] }
-        return [.publish(topic: topics.presence(me), payload: self.presence.json, retain: true)]
+        // Another run under this id, or a copy of an old presence: only a run that answers a fresh challenge is
+        // live (see `answered`).
+        return challengeDuplicate()
     }
 
     private mutating func claimArrived(_ device: DeviceID, _ claim: Claim?, now: ContinuousClock.Instant) -> [ClusterAction] {
@@ -150,7 +198,9 @@ public struct ClusterState: Sendable {
             // Two live claims (a healed split, a race): the fixed order keeps this one; say it again.
             return [.publish(topic: topics.claim(device), payload: mine.json, retain: true)]
         }
-        if let previous = entry.claim?.owner, previous != claim?.owner { entry.lost[previous] = now }
+        if let previous = entry.claim?.owner, previous != claim?.owner, previous == me || peers[previous] != nil {
+            entry.lost[previous] = now
+        }
         let asked = entry.claim.map { $0.release == me && $0.owner == claim?.owner && $0.term == claim?.term } ?? false
         // A claim seen before (a retained copy replayed after a reconnect) carries nothing new.
         let seen = entry.claim.map { $0.owner == claim?.owner && $0.term == claim?.term } ?? false
@@ -185,7 +235,7 @@ public struct ClusterState: Sendable {
             devices[device] = entry
             actions += settle(device, entry, now: now)
         }
-        return actions + share(now: now) + renew(now: now)
+        return actions + share(now: now) + renew(now: now) + refresh(now: now)
     }
 }
 

@@ -27,6 +27,8 @@ public struct ClusterTimings: Sendable, Equatable {
     public var rankDelay: Duration { observation / 4 }
     /// How often the cluster looks at its devices.
     public var tick: Duration { observation / 8 }
+    /// How late a peer's presence (said every renewal with authenticated messages) may be before its will counts.
+    public static let presenceGrace = Duration.seconds(1)
     /// How often a bridge whose probe has not come back sends it again.
     public static let probeRetry = Duration.seconds(1)
     /// A challenger needs this lead over the owner, for `leadWindows` hand-over windows in a row.

@@ -80,8 +80,8 @@ struct BrickCommands: Equatable, Sendable {
             stops.append(Stop(ports: port.set, brake: brake ?? false))
             return
         }
-        let speed = fields["speed"]?.doubleValue.map { Int($0.rounded()) }
-        let power = fields["power"]?.doubleValue.map { Int($0.rounded()) }
+        let speed = try Self.whole(fields, "speed", key)
+        let power = try Self.whole(fields, "power", key)
         let drive: EV3Drive
         switch (speed, power) {
         case (let speed?, nil): drive = .speed(speed)
@@ -89,8 +89,8 @@ struct BrickCommands: Equatable, Sendable {
         case (_?, _?): throw CommandError("\(key): give speed or power, not both")
         case (nil, nil): throw CommandError("\(key) needs speed or power (or stop)")
         }
-        let milliseconds = fields["time_ms"]?.doubleValue.map { Int($0.rounded()) }
-        let degrees = fields["degrees"]?.doubleValue.map { Int($0.rounded()) }
+        let milliseconds = try Self.whole(fields, "time_ms", key)
+        let degrees = try Self.whole(fields, "degrees", key)
         let command: EV3MotorCommand
         switch (milliseconds, degrees) {
         case (let milliseconds?, nil): command = .timed(drive, milliseconds: milliseconds, brake: brake ?? true)
@@ -106,12 +106,22 @@ struct BrickCommands: Equatable, Sendable {
     }
 
     private func tone(_ fields: [String: JSONValue]) throws(CommandError) -> EV3Instruction {
-        let frequency = fields["frequency"]?.doubleValue.map { Int($0.rounded()) } ?? Self.beepFrequency
-        let milliseconds = fields["duration_ms"]?.doubleValue.map { Int($0.rounded()) } ?? Self.beepMilliseconds
-        let volume = fields["volume"]?.doubleValue.map { Int($0.rounded()) } ?? Self.defaultVolume
+        let frequency = try Self.whole(fields, "frequency", "tone") ?? Self.beepFrequency
+        let milliseconds = try Self.whole(fields, "duration_ms", "tone") ?? Self.beepMilliseconds
+        let volume = try Self.whole(fields, "volume", "tone") ?? Self.defaultVolume
         return try encoded("tone") { () throws(EV3EncodingError) in
             try .tone(volume: volume, frequency: frequency, milliseconds: milliseconds)
         }
+    }
+
+    /// A number of the command rounded to a whole one, nil when absent or not a number; one beyond any the
+    /// codec takes is refused here, as converting it would trap (the codec checks the real ranges after).
+    private static func whole(_ fields: [String: JSONValue], _ name: String, _ what: String) throws(CommandError) -> Int? {
+        guard let value = fields[name], let number = value.doubleValue else { return nil }
+        guard let whole = Int(checking: number, in: -1_000_000_000...1_000_000_000, rounding: true) else {
+            throw CommandError("\(what): \(name) \(value.brief) is out of range")
+        }
+        return whole
     }
 
     /// Builds with the codec's own checks, their complaint becoming the sender's error.

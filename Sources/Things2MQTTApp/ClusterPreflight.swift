@@ -8,13 +8,16 @@ import Synchronization
 
 /// Before a bridge of a cluster connects under its own client id (`things2mqtt-<bridge_id>`), which would push
 /// a live bridge with that id off the broker, it reads the presence under its id with a client id of its own:
-/// online means another bridge runs with this id, and this one refuses to start.
+/// online means another bridge runs with this id, and this one refuses to start. With `cluster.secret`, only an
+/// authentic presence signed within the window counts (a live bridge says it every renewal): a forged or old
+/// retained one does not keep this bridge from starting.
 enum ClusterPreflight {
     /// Throws `ClusterStop` when another live bridge has this bridge's id; returns when the broker says nothing
     /// of one, or does not answer within `timeout` (the bridge then starts and keeps retrying, as alone).
     static func check(_ config: Configuration, logger: Logger, timeout: Duration = .seconds(10)) async throws {
         guard let cluster = config.cluster else { return }
         let presenceTopic = "\(cluster.clusterTopic(base: config.mqtt.baseTopic))/bridges/\(cluster.bridgeID)"
+        let auth = BridgeService.makeClusterAuth(config)
         let nonce = UInt64.random(in: 0...UInt64.max)
         let probe = "\(presenceTopic)/probe/check-\(nonce)"
         var options = MosquittoOptions(config)
@@ -41,7 +44,8 @@ enum ClusterPreflight {
         // Sent again until it comes back: the first may leave before the subscription is in place.
         if await connected.wait(until: deadline) != nil {
             while answered.value == nil, ContinuousClock.now < deadline {
-                client.publish(probe, payload: Array("{}".utf8), qos: 1, retain: false)
+                let payload = auth.map { $0.sign([:], topic: probe, at: BridgeService.wallMilliseconds) } ?? [:]
+                client.publish(probe, payload: payload.jsonBytes, qos: 1, retain: false)
                 _ = await answered.wait(until: min(deadline, ContinuousClock.now + .milliseconds(500)))
             }
         }
@@ -51,7 +55,12 @@ enum ClusterPreflight {
             logger.warning("Could not check the cluster for another bridge with this bridge_id; starting", metadata: ["bridge_id": "\(cluster.bridgeID)"])
             return
         }
-        if let presence = seen.withLock({ $0 }), presence["state"] == "online" {
+        var presence = seen.withLock { $0 }
+        if let auth {
+            guard case .fresh(let body) = auth.verify(presence, topic: presenceTopic, at: BridgeService.wallMilliseconds) else { return }
+            presence = body
+        }
+        if let presence, presence["state"] == "online" {
             throw ClusterStop(description: "another live bridge uses cluster.bridge_id \"\(cluster.bridgeID)\"")
         }
     }

@@ -1,3 +1,4 @@
+import Bridge
 public import BridgeConfig
 import BridgeCore
 public import Mosquitto
@@ -28,7 +29,11 @@ extension MosquittoOptions {
         let topic =
             config.cluster.map { "\($0.clusterTopic(base: settings.baseTopic))/bridges/\($0.bridgeID)" }
             ?? Topics(base: settings.baseTopic).bridgeState
-        let offline = MQTTMessage(topic: topic, payload: Array(#"{"state":"offline"}"#.utf8), qos: 1, retain: true)
+        // With a cluster secret the will is signed now, when it is handed to the broker: it is older than the
+        // window when it fires, and counts only once the bridge's presence is overdue (see `ClusterAuth`).
+        let state: JSONValue = ["state": "offline"]
+        let payload = BridgeService.makeClusterAuth(config).map { $0.sign(state, topic: topic, at: BridgeService.wallMilliseconds) } ?? state
+        let offline = MQTTMessage(topic: topic, payload: payload.jsonBytes, qos: 1, retain: true)
         self.init(
             host: settings.host, port: settings.port, clientID: config.clientID,
             keepaliveSeconds: settings.keepalive.seconds, username: settings.username, password: settings.password?.value,

@@ -113,18 +113,36 @@ struct ClusterStateTests {
         #expect(network.owners(of: Self.device) == ["b"])
     }
 
-    @Test("a second run under a live bridge id stops before it says anything; the live one keeps its presence")
-    func duplicate() {
+    @Test("a second run under a live bridge id stops once the live run answered its challenge; the live one keeps its presence")
+    func duplicate() throws {
         var network = ClusterNetwork()
         network.add("a", epoch: 1)
         network.run(1_000)
-        network.add("a2", epoch: 5)
-        var second = ClusterState(me: "a", epoch: 9, topics: ClusterNetwork.topics, timings: ClusterTimings(), room: nil, offset: 0)
-        let actions = second.received(topic: ClusterNetwork.topics.presence("a"), payload: network.retained[ClusterNetwork.topics.presence("a")], now: network.now)
-        #expect(actions == [.duplicate("a")])
+        let topics = ClusterNetwork.topics
+        var second = ClusterState(me: "a", epoch: 9, topics: topics, timings: ClusterTimings(), room: nil, offset: 0)
+        let challenge = second.received(topic: topics.presence("a"), payload: network.retained[topics.presence("a")], now: network.now)
+        guard case .publish(let topic, let payload?, false)? = challenge.first, challenge.count == 1 else {
+            Issue.record("no challenge: \(challenge)")
+            return
+        }
+        #expect(topic == topics.challenge("a") && payload["epoch"] == 9)
+        // The live run answers; the second run sees the answer and stops.
         var first = network.bridges["a"]!
-        let answer = first.received(topic: ClusterNetwork.topics.presence("a"), payload: Presence(online: true, epoch: 9).json, now: network.now)
-        #expect(answer == [.publish(topic: ClusterNetwork.topics.presence("a"), payload: Presence(online: true, epoch: 1, room: "room-a").json, retain: true)])
+        let answer = first.received(topic: topic, payload: payload, now: network.now)
+        #expect(answer == [.publish(topic: topics.answer("a"), payload: ["epoch": 1, "nonce": try #require(payload["nonce"])], retain: false)])
+        guard case .publish(_, let answered?, _)? = answer.first else { return }
+        #expect(second.received(topic: topics.answer("a"), payload: answered, now: network.now) == [.duplicate("a")])
+        // The live run, challenged in turn by the newer one's presence, keeps its own once the newer one answers.
+        let challenged = first.received(topic: topics.presence("a"), payload: Presence(online: true, epoch: 9).json, now: network.now)
+        guard case .publish(_, let back?, _)? = challenged.first else {
+            Issue.record("no challenge back: \(challenged)")
+            return
+        }
+        let reply = second.received(topic: topics.challenge("a"), payload: back, now: network.now)
+        guard case .publish(_, let replied?, _)? = reply.first else { return }
+        #expect(
+            first.received(topic: topics.answer("a"), payload: replied, now: network.now)
+                == [.publish(topic: topics.presence("a"), payload: Presence(online: true, epoch: 1, room: "room-a").json, retain: true)])
     }
 
     @Test("a device no bridge hears any more is placed away, then no longer renewed, and its claim lapses")

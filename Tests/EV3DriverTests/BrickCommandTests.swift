@@ -53,6 +53,14 @@ struct BrickCommandTests {
         CommandCase(attributes: ["name": "ünïcödé-12"], error: "name: SET_BRICKNAME name: 14 bytes, more than 12"),
         CommandCase(attributes: ["sound": "a\u{0}b"], error: "sound: PLAY file: contains a NUL byte"),
         CommandCase(attributes: ["tone": ["frequency": 20]], error: "tone: TONE frequency 20 is outside 250...10000"),
+        // Beyond any integer: refused, never converted (converting traps).
+        CommandCase(attributes: ["motor_a": ["speed": 1e19]], error: "motor_a: speed 1e+19 is out of range"),
+        CommandCase(attributes: ["motor_b": ["power": -1e300]], error: "motor_b: power -1e+300 is out of range"),
+        CommandCase(attributes: ["motor_c": ["speed": 10, "time_ms": 9.3e18]], error: "motor_c: time_ms 9.3e+18 is out of range"),
+        CommandCase(attributes: ["motor_c": ["speed": 10, "degrees": -1e19]], error: "motor_c: degrees -1e+19 is out of range"),
+        CommandCase(attributes: ["tone": ["frequency": 1e19]], error: "tone: frequency 1e+19 is out of range"),
+        CommandCase(attributes: ["tone": ["duration_ms": 1e19]], error: "tone: duration_ms 1e+19 is out of range"),
+        CommandCase(attributes: ["tone": ["volume": -1e19]], error: "tone: volume -1e+19 is out of range"),
     ]
 
     @Test("each command becomes exactly these bytecodes, or is refused whole", arguments: cases)
