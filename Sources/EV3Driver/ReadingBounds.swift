@@ -24,7 +24,11 @@ enum ReadingBounds {
 
     static func problem(_ reading: PortReading) -> String? {
         if let speed = reading.motor?.speed, !(-100...100).contains(speed) { return "\(reading.port.key) speed \(speed)" }
-        guard let values = reading.values, let mode = reading.assumed?.namedMode else { return nil }
+        // Values read in a mode the sensor has just left are not taken anyway (`BrickModel`); the type and mode that
+        // tell the driver so must not be dropped with them.
+        guard let values = reading.values, let assumed = reading.assumed, assumed.type == reading.typeMode.type,
+            assumed.mode == reading.typeMode.mode, let mode = assumed.namedMode
+        else { return nil }
         let range = Self.range(mode)
         for case let value? in values where !range.contains(value) {
             return "\(reading.port.key) \(mode.rawValue) value \(value)"

@@ -149,6 +149,13 @@ struct ReadingBoundsTests {
         #expect((ReadingBounds.problem(.port(reading)) == nil) == plausible, "\(mode) \(value)")
     }
 
+    @Test("values read in the mode a sensor has just left are no reason to drop what it says it is now")
+    func modeLeft() {
+        let color = AttachedDevice(type: .color, mode: 2)
+        let reading = PortReading(port: .sensor(2), typeMode: EV3TypeMode(type: .color, mode: 1), assumed: color, values: [12])
+        #expect(ReadingBounds.problem(.port(reading)) == nil)
+    }
+
     @Test("a PRESSED answer other than 0 or 1 is no answer", arguments: [(UInt8(0), false as Bool?), (1, true), (0xB7, nil), (0xFF, nil)])
     func pressed(byte: UInt8, expected: Bool?) throws {
         var batch = EV3Batch()
