@@ -155,23 +155,8 @@ public final class RawWebSocketClient: Sendable {
     /// Reads the server's frames up to its close frame: how many text frames came before it, and its code (nil when
     /// the connection ended without one).
     public func closeFrame(timeout: Duration) async throws -> (texts: Int, code: UInt16?) {
-        var pending: [UInt8] = []
-        var texts = 0
-        var buffer = [UInt8](repeating: 0, count: 65536)
-        let deadline = ContinuousClock.now + timeout
-        while true {
-            while let frame = Self.frame(in: pending) {
-                pending.removeFirst(frame.length)
-                if frame.opcode == 0x8 {
-                    return (texts, frame.payload.count >= 2 ? frame.payload.prefix(2).reduce(0) { $0 << 8 | UInt16($1) } : nil)
-                }
-                if frame.opcode == 0x1 { texts += 1 }
-            }
-            guard let count = try await receive(&buffer, deadline: deadline, failure: "no close frame from the server") else {
-                return (texts, nil)
-            }
-            pending += buffer[0..<count]
-        }
+        let (texts, code) = try await texts(timeout: timeout) { _ in false }
+        return (texts.count, code)
     }
 
     /// The first whole frame in `bytes`, as a server sends it (unmasked): its opcode, its payload and its length.
