@@ -82,6 +82,9 @@ public enum AddonConfig {
             lines.append("cluster:")
             if let id = options.bridgeID { lines.append("  bridge_id: " + quoted(id)) }
             if let room = options.room { lines.append("  room: " + quoted(room)) }
+            if let key = options.clusterSecret {
+                lines.append("  secret_file: " + quoted(secret("cluster_secret", key, data, &secrets)))
+            }
         }
         return .generated(
             AddonSetup(

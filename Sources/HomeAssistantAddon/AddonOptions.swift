@@ -19,6 +19,8 @@ public struct AddonOptions: Decodable, Sendable, Equatable {
     public var ev3Bricks: [String]?
     public var bridgeID: String?
     public var room: String?
+    /// The key the bridges of one home sign their cluster messages with (`cluster.secret`).
+    public var clusterSecret: String?
     /// A complete config file of the user's own, used as it is instead of the options above.
     public var configFile: String?
 
@@ -32,7 +34,7 @@ public struct AddonOptions: Decodable, Sendable, Equatable {
         case mqttServer = "mqtt_server", mqttUser = "mqtt_user", mqttPassword = "mqtt_password", baseTopic = "base_topic"
         case logLevel = "log_level", ble, bleAdapter = "ble_adapter", bleBindkeys = "ble_bindkeys"
         case lifxToken = "lifx_token", ev3, ev3Bricks = "ev3_bricks", bridgeID = "bridge_id", room
-        case configFile = "config_file"
+        case clusterSecret = "cluster_secret", configFile = "config_file"
     }
 
     /// Decodes what the Supervisor wrote, dropping empty strings and empty list entries.
@@ -60,6 +62,7 @@ public struct AddonOptions: Decodable, Sendable, Equatable {
         ev3Bricks = try list(.ev3Bricks)
         bridgeID = try text(.bridgeID)
         room = try text(.room)
+        clusterSecret = try container.decodeIfPresent(String.self, forKey: .clusterSecret).flatMap { $0.isEmpty ? nil : $0 }
         configFile = try text(.configFile)
     }
 

@@ -97,6 +97,7 @@ import Testing
         options.ev3Bricks = ["192.168.1.50", "00:16:53:3F:0C:1E", "/dev/hidraw0", "/dev/rfcomm0"]
         options.bridgeID = "kitchen"
         options.room = "Kitchen"
+        options.clusterSecret = "a cluster secret of the home"
         options.logLevel = "debug"
         let setup = try generated(options)
         let config = try load(setup)
@@ -105,6 +106,9 @@ import Testing
         #expect(config.logLevel == .debug)
         #expect(setup.secretFiles["/data/secrets/lifx_token"] == "c87…token")
         #expect(!setup.configText.contains("c87"))
+        #expect(config.cluster?.secret?.value == "a cluster secret of the home")
+        #expect(setup.secretFiles["/data/secrets/cluster_secret"] == "a cluster secret of the home")
+        #expect(!setup.configText.contains("cluster secret of"))
         for line in ["- wifi: \"192.168.1.50\"", "- bluetooth: \"00:16:53:3F:0C:1E\"", "- usb: \"/dev/hidraw0\"", "- serial: \"/dev/rfcomm0\""] {
             #expect(setup.configText.contains(line), "\(line)")
         }
