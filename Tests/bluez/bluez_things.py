@@ -3,6 +3,8 @@ behaviour the bridge relies on fixed and extended (real discovery errors, correc
 Connect that stores Connected and then ServicesResolved, failure injection, adverts with manufacturer
 and service data, GATT objects, devices with the standard Battery, Heart Rate, Environmental Sensing
 and Device Information services, and Nova flashes that acknowledge their frames).
+A connected device sends no adverts, as a real connectable peripheral stops advertising once it has a
+central: the Advertise* methods send nothing for it (no RSSI or data PropertiesChanged) until it disconnects.
 
 Run with Debian's interpreter: /usr/bin/python3 -m dbusmock --template Tests/bluez/bluez_things.py
 '''
@@ -68,6 +70,11 @@ def _changed(obj, iface, props):
     '''Stores properties and announces them in one PropertiesChanged, as BlueZ does.'''
     obj.props[iface].update(props)
     obj.EmitSignal(dbus.PROPERTIES_IFACE, 'PropertiesChanged', 'sa{sv}as', [iface, props, []])
+
+
+def _advertising(device):
+    '''Whether the device advertises now: not while connected (it has its central).'''
+    return not getattr(device, 'connected', False)
 
 
 def _error(name, message):
@@ -250,13 +257,17 @@ def Advertise(self, device_path, rssi, manufacturer_data, service_data):
     if service_data:
         changes['ServiceData'] = dbus.Dictionary(
             _byte_values(service_data, lambda uuid: dbus.String(str(uuid).lower())), signature='sv', variant_level=1)
-    _changed(_object(device_path), DEVICE_IFACE, changes)
+    device = _object(device_path)
+    if _advertising(device):
+        _changed(device, DEVICE_IFACE, changes)
 
 
 @dbus.service.method(BLUEZ_MOCK_IFACE, in_signature='sui', out_signature='')
 def AdvertiseBurst(self, device_path, count, rssi):
     '''`count` RSSI adverts in a row (RSSI cycling over rssi-9..rssi), the last one exactly `rssi`.'''
     device = _object(device_path)
+    if not _advertising(device):
+        return
     for index in range(count):
         value = rssi - ((count - 1 - index) % 10)
         _changed(device, DEVICE_IFACE, {'RSSI': dbus.Int16(value, variant_level=1)})
@@ -276,10 +287,14 @@ def AddSensors(self, adapter_device_name, first, count):
 def AdvertiseAll(self, device_paths, rssi, jitter):
     '''One RSSI advert for each device, at `rssi` plus or minus up to `jitter` dB; returns how many were sent.'''
     import random
+    sent = 0
     for path in device_paths:
         value = rssi + random.randint(-int(jitter), int(jitter))
-        _changed(_object(path), DEVICE_IFACE, {'RSSI': dbus.Int16(value, variant_level=1)})
-    return dbus.UInt32(len(device_paths))
+        device = _object(path)
+        if _advertising(device):
+            _changed(device, DEVICE_IFACE, {'RSSI': dbus.Int16(value, variant_level=1)})
+            sent += 1
+    return dbus.UInt32(sent)
 
 
 @dbus.service.method(BLUEZ_MOCK_IFACE, in_signature='sas', out_signature='')
@@ -522,6 +537,8 @@ def AdvertiseServiceDataSeries(self, device_path, rssi, uuid, payloads):
     128-bit), as a sender repeating itself within milliseconds.'''
     device = _object(device_path)
     key = _uuid16(int(uuid, 16)) if len(uuid) <= 4 else uuid.lower()
+    if not _advertising(device):
+        return
     for payload in payloads:
         data = dbus.Dictionary({key: dbus.ByteArray(bytes(payload), variant_level=1)}, signature='sv', variant_level=1)
         _changed(device, DEVICE_IFACE, {'RSSI': dbus.Int16(rssi, variant_level=1), 'ServiceData': data})
