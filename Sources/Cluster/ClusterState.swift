@@ -29,6 +29,13 @@ public struct ClusterState: Sendable {
     var failed: [DeviceID: (count: Int, at: ContinuousClock.Instant)] = [:]
     /// Devices this bridge may connect: it owns them and their previous owner let them go.
     var connectable: Set<DeviceID> = []
+    /// Devices whose connection this bridge holds, healthy: the link is its observation of them (a connected
+    /// peripheral stops advertising).
+    var linked: Set<DeviceID> = []
+    /// When this bridge's link to a device dropped, until it is up again.
+    var dropped: [DeviceID: ContinuousClock.Instant] = [:]
+    /// Owned devices whose link dropped (when) and whose reconnect failed: passed at once to the best other bridge.
+    var lettingGo: [DeviceID: ContinuousClock.Instant] = [:]
     /// Owned devices whose claims the next renewal carries (heard by this bridge, or not yet placed away).
     var renewable: Set<DeviceID> = []
     var renewedAt: ContinuousClock.Instant?
@@ -179,6 +186,7 @@ public struct ClusterState: Sendable {
         }
         var actions: [ClusterAction] = []
         renewable = []
+        refreshLinks(now: now)
         for device in Array(devices.keys) {
             guard var entry = devices[device] else { continue }
             actions += step(device, &entry, now: now)
