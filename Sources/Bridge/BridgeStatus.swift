@@ -5,6 +5,7 @@ import BridgeCore
 extension BridgeService {
     func deviceStatus(_ id: DeviceID, _ status: DeviceStatus, detail: String?) {
         if status.isConnected { clusterConnect(id, failed: false) }
+        clusterLink(id, up: status.isConnected)
         // Changed where it is stored: a copy taken out would make the state's storage shared and copied.
         guard let index = devices.index(forKey: id), devices.values[index].status != status else { return }
         let previous = devices.values[index].status
