@@ -34,6 +34,11 @@ extension BridgeService {
         data["id"] = .string(id.rawValue)
         data["alias"] = .string(alias)
         if occurrence.kind == .connectFailed { clusterConnect(id, failed: true) }
+        // A light's command that failed with its link down went with the device's claim (`carryIfDropped`).
+        if occurrence.kind == .commandFailed, carriedAway(id) {
+            logger.info("Command failed here; its next owner sets it", metadata: ["device.id": "\(id)", "alias": "\(alias)"])
+            return
+        }
         switch occurrence.kind {
         case .commandFailed, .connectFailed:
             let reason = occurrence.data["error"]?.stringValue ?? occurrence.data["reason"]?.stringValue ?? ""

@@ -15,6 +15,13 @@ extension ClusterState {
         }
     }
 
+    /// Whether this bridge owns the device and its link to it dropped within `claim_timeout` without coming up
+    /// again: a command that fails now goes with the claim to the next owner (see `published`).
+    public func linkDropped(_ device: DeviceID, now: ContinuousClock.Instant) -> Bool {
+        guard owned.contains(device), let at = dropped[device] else { return false }
+        return now - at <= timings.claimTimeout
+    }
+
     /// A connect after a drop failed: an owner lets the device go to the best other bridge at its next step,
     /// rather than waiting out its lead windows or `claim_timeout`. Only within `claim_timeout` of the drop.
     mutating func reconnectFailed(_ device: DeviceID, now: ContinuousClock.Instant) {
@@ -54,7 +61,6 @@ extension ClusterState {
         }
         guard let next, let peer = peers[next.bridge] else { return nil }
         lettingGo[device] = nil
-        dropped[device] = nil
         let passed = Claim(
             owner: next.bridge, term: claim.term + 1, epoch: peer.epoch, score: next.score, room: entry.room.room,
             release: me, state: entry.settable)

@@ -23,8 +23,15 @@ struct ClusterIntegrationTests {
     }
 
     /// A bridge's config; `ble` adds keys to the `ble` section.
-    static func config(_ port: Int, bridge: String, room: String, ble: String = "") -> String {
-        TestConfig.yaml(
+    /// `defaultTimings`: the `cluster` section's own durations, not the short ones most tests use.
+    static func config(_ port: Int, bridge: String, room: String, ble: String = "", defaultTimings: Bool = false) -> String {
+        let timings = defaultTimings ? "" : """
+              renewal_interval: 2s
+              claim_timeout: 6s
+              observation_interval: 1s
+              handover_window: 1s
+            """
+        return TestConfig.yaml(
             port: port,
             extra: """
                 ble:
@@ -38,23 +45,21 @@ struct ClusterIntegrationTests {
                 cluster:
                   bridge_id: \(bridge)
                   room: \(room)
-                  renewal_interval: 2s
-                  claim_timeout: 6s
-                  observation_interval: 1s
-                  handover_window: 1s
+                \(timings)
 
                 """)
     }
 
     /// A bridge with its own BlueZ stand-in that knows the sensor and a Nova.
     static func bridge(
-        _ id: String, room: String, broker: Broker, ble: String = "", sensor: Bool = true, nova: Bool = true
+        _ id: String, room: String, broker: Broker, ble: String = "", sensor: Bool = true, nova: Bool = true,
+        defaultTimings: Bool = false
     ) async throws -> (BridgeProcess, BlueZStandIn) {
         let standIn = try await BlueZStandIn.start()
         if sensor { _ = try await standIn.mock("AddDevice", [.string("hci0"), .string(address), .string("Sensor 1")]) }
         if nova { _ = try await standIn.mock("AddNova", [.string("hci0"), .string(novaAddress)]) }
         let process = try BridgeProcess.start(
-            config: config(broker.port, bridge: id, room: room, ble: ble), environment: standIn.environment)
+            config: config(broker.port, bridge: id, room: room, ble: ble, defaultTimings: defaultTimings), environment: standIn.environment)
         try await waitUntil("\(id) online", timeout: .seconds(15)) {
             guard process.isRunning else { throw TestFailure("bridge \(id) exited:\n\(process.stderr)") }
             return try await broker.retainedJSON("t2m/_cluster/bridges/\(id)")?["state"] == "online"

@@ -235,6 +235,14 @@ def SetDisconnectDelay(self, device_path, seconds):
     _object(device_path).disconnect_delay = float(seconds)
 
 
+@dbus.service.method(BLUEZ_MOCK_IFACE, in_signature='s', out_signature='')
+def LoseConnection(self, device_path):
+    '''The link drops from the device's side (it went out of range): Connected goes false, as BlueZ says it.'''
+    device = _object(device_path)
+    if device.connected:
+        _set_connected(device, False)
+
+
 @dbus.service.method(BLUEZ_MOCK_IFACE, in_signature='sus', out_signature='')
 def FailNextConnects(self, device_path, count, message):
     '''The next `count` Connect calls fail with org.bluez.Error.Failed and `message`.'''
