@@ -14,12 +14,7 @@ struct ClusterIntegrationTests {
 
     /// Whether a stand-in's BlueZ has the device connected.
     static func connected(_ standIn: BlueZStandIn, _ address: String) async throws -> Bool {
-        let connection = try await DBusConnection.connect(to: DBusAddress(standIn.daemon.address))
-        defer { Task { await connection.close() } }
-        let reply = try await connection.call(
-            destination: "org.bluez", path: BlueZStandIn.devicePath(address), interface: "org.freedesktop.DBus.Properties",
-            method: "Get", arguments: [.string("org.bluez.Device1"), .string("Connected")])
-        return reply.first?.bool ?? false
+        try await ClusterConnectionIntegrationTests.connected(standIn, BlueZStandIn.devicePath(address))
     }
 
     /// A bridge's config; `ble` adds keys to the `ble` section.

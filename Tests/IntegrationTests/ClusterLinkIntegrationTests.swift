@@ -1,5 +1,4 @@
 import BridgeCore
-import DBus
 import Foundation
 import Testing
 import TestSupport
@@ -11,19 +10,9 @@ struct ClusterLinkIntegrationTests {
     typealias Cluster = ClusterIntegrationTests
     static let novaPath = BlueZStandIn.devicePath(Cluster.novaAddress)
 
-    /// Adverts from the Nova on each stand-in every 300 ms, `rssi` by stand-in, except while any stand-in holds
-    /// its connection: then none at all.
+    /// Adverts from the Nova, `rssi` by stand-in, silent while any stand-in holds its connection.
     static func advertise(_ standIns: [BlueZStandIn], rssi: @escaping @Sendable (Int) -> Int16) -> Task<Void, Never> {
-        Task {
-            while !Task.isCancelled {
-                var connected = false
-                for standIn in standIns where (try? await Cluster.connected(standIn, Cluster.novaAddress)) == true { connected = true }
-                if !connected {
-                    for (index, standIn) in standIns.enumerated() { try? await standIn.advertise(novaPath, rssi: rssi(index)) }
-                }
-                try? await Task.sleep(for: .milliseconds(300))
-            }
-        }
+        ClusterConnectionIntegrationTests.advertise(novaPath, standIns) { index, _ in rssi(index) }
     }
 
     @Test("default timings: connected in the kitchen it stays there 65 s, claim renewed; the link drops, the kitchen's reconnects fail: the bedroom connects within 15 s and a /set OFF sent at the drop runs once, there")
