@@ -4,7 +4,8 @@ Connect that stores Connected and then ServicesResolved, failure injection, adve
 and service data, GATT objects, devices with the standard Battery, Heart Rate, Environmental Sensing
 and Device Information services, and Nova flashes that acknowledge their frames).
 A connected device sends no adverts, as a real connectable peripheral stops advertising once it has a
-central: the Advertise* methods send nothing for it (no RSSI or data PropertiesChanged) until it disconnects.
+central: the Advertise* methods send nothing for it (no RSSI or data PropertiesChanged) until it disconnects,
+unless SetAdvertisesWhileConnected says it is one that goes on advertising.
 
 Run with Debian's interpreter: /usr/bin/python3 -m dbusmock --template Tests/bluez/bluez_things.py
 '''
@@ -73,8 +74,15 @@ def _changed(obj, iface, props):
 
 
 def _advertising(device):
-    '''Whether the device advertises now: not while connected (it has its central).'''
-    return not getattr(device, 'connected', False)
+    '''Whether the device advertises now: not while connected (it has its central), unless it is one of the
+    peripherals that go on advertising with a central (`SetAdvertisesWhileConnected`).'''
+    return not getattr(device, 'connected', False) or getattr(device, 'advertises_connected', False)
+
+
+@dbus.service.method(BLUEZ_MOCK_IFACE, in_signature='sb', out_signature='')
+def SetAdvertisesWhileConnected(self, device_path, enabled):
+    '''Some peripherals go on advertising while connected: this one does, so its RSSI keeps changing.'''
+    _object(device_path).advertises_connected = bool(enabled)
 
 
 def _error(name, message):
