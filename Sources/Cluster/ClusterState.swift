@@ -120,14 +120,22 @@ public struct ClusterState: Sendable {
             return []
         case .renewal(let bridge) where bridge != me:
             guard let epoch = payload?["epoch"]?.doubleValue.map({ Int64($0) }) else { return [] }
+            var conflicts: [ClusterAction] = []
             for (key, term) in payload?["devices"]?.objectValue ?? [:] {
-                guard let device = DeviceID(key), var entry = devices[device], let claim = entry.claim,
-                    claim.owner == bridge, claim.epoch == epoch, term.doubleValue.map({ Int($0) }) == claim.term
+                guard let device = DeviceID(key), var entry = devices[device], let claim = entry.claim else { continue }
+                // Another bridge renews a device this one owns (two brokers whose link healed keep different
+                // retained claims, and a claim is not sent again by itself): this one says its claim again, so
+                // both sides see both claims and the fixed order keeps one.
+                if claim.owner == me, owned.contains(device), entry.passing == nil {
+                    conflicts.append(.publish(topic: topics.claim(device), payload: claim.json, retain: true))
+                    continue
+                }
+                guard claim.owner == bridge, claim.epoch == epoch, term.doubleValue.map({ Int($0) }) == claim.term
                 else { continue }
                 entry.claimAt = now
                 devices[device] = entry
             }
-            return []
+            return conflicts
         default: return []
         }
     }
