@@ -105,7 +105,7 @@ echo "    at most $SWT_EXPERIMENTAL_MAXIMUM_PARALLELIZATION_WIDTH tests at once 
 # a time, since each starts a Chromium of its own (two at once took the 200-device page past 2 s). So do the
 # cluster's connection and hand-over tests, which run two and three daemons with their BlueZ stand-ins for up to 35 s and, run
 # beside every other suite, load this 2-core machine enough to hold up the in-process web server's tests.
-CLUSTER="ClusterConnectionIntegrationTests|ClusterCarryIntegrationTests"
+CLUSTER="ClusterConnectionIntegrationTests|ClusterCarryIntegrationTests|ClusterLinkIntegrationTests"
 QUIET="BrowserTests|$CLUSTER"
 echo "==> swift test --force-resolved-versions --skip '$QUIET'"
 swift test --force-resolved-versions --skip "$QUIET"

@@ -7,8 +7,38 @@ extension BridgeService {
     /// on; only lights, as only a light's carried state is applied (see `goOn`), so nothing else pays for it on the
     /// publish path.
     func noteCarried(_ record: DeviceRecord) {
-        guard let cluster, record.descriptor.lightFeatures != nil, cluster.owned.contains(record.id) else { return }
+        // While its link is down, what is published is no news of the light, and a command may be on its way in it.
+        guard let cluster, record.descriptor.lightFeatures != nil, cluster.owned.contains(record.id),
+            !cluster.linkDropped(record.id, now: .now)
+        else { return }
         self.cluster?.published(record.id, settable: record.descriptor.settableState(record.state))
+    }
+
+    /// A `/set` for a light whose link here dropped and is not up again: the cluster passes the light on if this
+    /// bridge cannot reconnect it, so the command's values go into the state the claim carries, and the next
+    /// owner sets them, once. The command still runs here, and wins if the link comes back first.
+    func carryIfDropped(_ record: DeviceRecord, payload: [UInt8], attribute: String?) {
+        guard carriedAway(record.id) else { return }
+        let text = String(decoding: payload, as: UTF8.self).trimmingWhitespace
+        let json = (try? JSONValue.commandPayload(payload)) ?? nil
+        let fields: [String: JSONValue]
+        if let attribute {
+            fields = [attribute: json ?? .string(text)]
+        } else if let object = json?.objectValue {
+            fields = object
+        } else {
+            fields = ["state": .string(text.uppercased())]
+        }
+        var settable = record.descriptor.settableState(record.state)
+        settable.merge(record.descriptor.settableState(fields)) { $1 }
+        cluster?.published(record.id, settable: settable)
+        logger.info("Command also goes with the device to its next owner (its link here dropped)", metadata: ["device.id": "\(record.id)"])
+    }
+
+    /// Whether the device is a light this bridge owns whose link here dropped: its commands go with its claim.
+    func carriedAway(_ id: DeviceID) -> Bool {
+        guard let cluster, devices[id]?.descriptor.lightFeatures != nil else { return false }
+        return cluster.linkDropped(id, now: .now)
     }
 
     /// This bridge gained a device through a claim carrying the state its previous owner published: a light is

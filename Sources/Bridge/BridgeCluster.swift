@@ -67,6 +67,11 @@ extension BridgeService {
         if failed { cluster?.connectFailed(id, now: .now) } else { cluster?.connectSucceeded(id) }
     }
 
+    /// The device's connection came up or went down: a bridge holding a healthy link counts as hearing it.
+    func clusterLink(_ id: DeviceID, up: Bool) {
+        cluster?.link(id, up: up, now: .now)
+    }
+
     /// The driver dropped its connection to a device another bridge took over: the claim says so.
     func clusterReleased(_ id: DeviceID) {
         applyCluster(cluster?.released(id) ?? [])

@@ -26,6 +26,7 @@ extension BridgeService {
             case .get:
                 command = .refresh(try CommandParser.parseGet(payload: payload, attribute: target.attribute, device: record.descriptor))
             }
+            if target.verb == .set { carryIfDropped(record, payload: payload, attribute: target.attribute) }
             logger.debug("Command", metadata: ["device.id": "\(record.id)", "command": "\(command)"])
             try await driver.perform(command, on: record.id)
         } catch {

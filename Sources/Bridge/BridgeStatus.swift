@@ -5,6 +5,7 @@ import BridgeCore
 extension BridgeService {
     func deviceStatus(_ id: DeviceID, _ status: DeviceStatus, detail: String?, state values: [String: JSONValue] = [:]) {
         if status.isConnected { clusterConnect(id, failed: false) }
+        clusterLink(id, up: status.isConnected)
         // Changed where it is stored: a copy taken out would make the state's storage shared and copied.
         guard let index = devices.index(forKey: id) else { return }
         guard devices.values[index].status != status else {
@@ -38,6 +39,11 @@ extension BridgeService {
         data["id"] = .string(id.rawValue)
         data["alias"] = .string(alias)
         if occurrence.kind == .connectFailed { clusterConnect(id, failed: true) }
+        // A light's command that failed with its link down went with the device's claim (`carryIfDropped`).
+        if occurrence.kind == .commandFailed, carriedAway(id) {
+            logger.info("Command failed here; its next owner sets it", metadata: ["device.id": "\(id)", "alias": "\(alias)"])
+            return
+        }
         switch occurrence.kind {
         case .commandFailed, .connectFailed:
             let reason = occurrence.data["error"]?.stringValue ?? occurrence.data["reason"]?.stringValue ?? ""

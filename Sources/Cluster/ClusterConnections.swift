@@ -38,6 +38,7 @@ extension ClusterState {
         let count = failures(of: device, now: now) + 1
         failed[device] = (count, now)
         noteFailures(device, count)
+        reconnectFailed(device, now: now)
     }
 
     /// This bridge connected the device: its failures are forgotten.

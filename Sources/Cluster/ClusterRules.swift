@@ -41,7 +41,13 @@ extension ClusterState {
         guard valid else { return acquire(device, &entry, ranked, now: now) }
         entry.unclaimedSince = nil
         guard let claim = entry.claim, claim.owner == me, entry.passing == nil else { return [] }
-        if let handover = handOver(device, &entry, ranked, claim, now: now) { return handover }
+        if lettingGo[device] != nil, let passed = letGo(device, &entry, ranked, claim) { return passed }
+        // A device whose connection this bridge holds stays: a challenger's lead on adverts is no reason to move it.
+        if linked.contains(device) {
+            entry.lead = nil
+        } else if let handover = handOver(device, &entry, ranked, claim, now: now) {
+            return handover
+        }
         let heard = entry.observations[me].flatMap { now - $0.at <= timings.observationLife ? $0.rssi : nil }
         let heardLately = entry.observations.values.contains { now - $0.at <= timings.awayAfter }
         let before = entry.room.room

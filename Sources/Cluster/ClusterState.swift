@@ -29,6 +29,13 @@ public struct ClusterState: Sendable {
     var failed: [DeviceID: (count: Int, at: ContinuousClock.Instant)] = [:]
     /// Devices this bridge may connect: it owns them and their previous owner let them go.
     var connectable: Set<DeviceID> = []
+    /// Devices whose connection this bridge holds, healthy: the link is its observation of them (a connected
+    /// peripheral stops advertising).
+    var linked: Set<DeviceID> = []
+    /// When this bridge's link to a device dropped, until it is up again.
+    var dropped: [DeviceID: ContinuousClock.Instant] = [:]
+    /// Owned devices whose link dropped (when) and whose reconnect failed: passed at once to the best other bridge.
+    var lettingGo: [DeviceID: ContinuousClock.Instant] = [:]
     /// Owned devices whose claims the next renewal carries (heard by this bridge, or not yet placed away).
     var renewable: Set<DeviceID> = []
     var renewedAt: ContinuousClock.Instant?
@@ -152,14 +159,22 @@ public struct ClusterState: Sendable {
             return malformed ? drop() : []
         case .renewal(let bridge) where bridge != me:
             guard let epoch = payload?["epoch"]?.integer(in: ClusterLimits.epoch) else { return drop() }
+            var conflicts: [ClusterAction] = []
             for (key, term) in payload?["devices"]?.objectValue ?? [:] {
-                guard let device = DeviceID(key), var entry = devices[device], let claim = entry.claim,
-                    claim.owner == bridge, claim.epoch == epoch, term.integer(in: ClusterLimits.term) == claim.term
+                guard let device = DeviceID(key), var entry = devices[device], let claim = entry.claim else { continue }
+                // Another bridge renews a device this one owns (two brokers whose link healed keep different
+                // retained claims, and a claim is not sent again by itself): this one says its claim again, so
+                // both sides see both claims and the fixed order keeps one.
+                if claim.owner == me, owned.contains(device), entry.passing == nil {
+                    conflicts.append(.publish(topic: topics.claim(device), payload: claim.json, retain: true))
+                    continue
+                }
+                guard claim.owner == bridge, claim.epoch == epoch, term.integer(in: ClusterLimits.term) == claim.term
                 else { continue }
                 entry.claimAt = now
                 devices[device] = entry
             }
-            return []
+            return conflicts
         default: return []
         }
     }
@@ -229,6 +244,7 @@ public struct ClusterState: Sendable {
         }
         var actions: [ClusterAction] = []
         renewable = []
+        refreshLinks(now: now)
         for device in Array(devices.keys) {
             guard var entry = devices[device] else { continue }
             actions += step(device, &entry, now: now)

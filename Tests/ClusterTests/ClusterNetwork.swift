@@ -84,6 +84,13 @@ struct ClusterNetwork {
         apply(id, released)
     }
 
+    /// The bridge's connection to the device came up or went down.
+    mutating func link(_ id: String, _ device: DeviceID, up: Bool) {
+        let now = self.now
+        bridges[id]?.link(device, up: up, now: now)
+        if up { held[id, default: []].insert(device) } else { held[id]?.remove(device) }
+    }
+
     /// The bridge's radios have `free` connection slots.
     mutating func setSlots(_ id: String, _ free: Int?) {
         guard var state = bridges[id] else { return }

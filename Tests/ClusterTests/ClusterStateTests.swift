@@ -113,6 +113,27 @@ struct ClusterStateTests {
         #expect(network.owners(of: Self.device) == ["b"])
     }
 
+    @Test("after a healed split each side kept its own retained claim: the first renewal from the other owner makes each say its claim again, and one owner remains")
+    func healedRenewal() {
+        var network = ClusterNetwork()
+        network.add("a", epoch: 1)
+        network.add("b", epoch: 2)
+        network.run(5_000, hearing: ["a": [Self.device: -60], "b": [Self.device: -75]])
+        #expect(network.owners(of: Self.device) == ["a"])
+        // b owns term 2 on its side of the split (its claim naming a), as if a's claim lapsed there; neither
+        // claim is sent again after the heal, only renewals.
+        var b = network.bridges["b"]!
+        _ = b.received(
+            topic: ClusterNetwork.topics.claim(Self.device), payload: Claim(owner: "b", term: 2, epoch: 2, score: -75, release: "a").json,
+            now: network.now)
+        network.bridges["b"] = b
+        #expect(network.owners(of: Self.device) == ["a", "b"])
+        network.run(12_000, hearing: ["a": [Self.device: -60], "b": [Self.device: -75]])
+        #expect(network.owners(of: Self.device) == ["b"])
+        let retained = network.retained[ClusterNetwork.topics.claim(Self.device)].flatMap(Claim.init)
+        #expect(retained?.owner == "b" && retained?.term == 2 && retained?.release == nil, "\(String(describing: retained))")
+    }
+
     @Test("a second run under a live bridge id stops once the live run answered its challenge; the live one keeps its presence")
     func duplicate() throws {
         var network = ClusterNetwork()

@@ -46,6 +46,9 @@ struct BLEPolicyTests {
         let (broker, standIn, bridge) = (rig.broker, rig.standIn, rig.bridge)
         let first = BlueZStandIn.devicePath("AA:BB:CC:DD:EE:01"), second = BlueZStandIn.devicePath("AA:BB:CC:DD:EE:02")
         try await standIn.mock("AddNova", [.string("hci0"), .string("AA:BB:CC:DD:EE:01")])
+        // The policy weighs the connected flash's signal: this one goes on advertising while connected, as some
+        // peripherals do (a Nova does not; most connectable devices fall silent).
+        try await standIn.mock("SetAdvertisesWhileConnected", [.string(first), .bool(true)])
         try await standIn.mock("AdvertiseBurst", [.string(first), .uint32(32), .int32(-40)])
         try await broker.waitForRetained("t2m/ble_aabbccddee01") { $0.json?["status"] == "ready" }
         try await standIn.mock("AddNova", [.string("hci0"), .string("AA:BB:CC:DD:EE:02")])

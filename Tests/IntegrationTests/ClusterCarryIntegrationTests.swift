@@ -8,7 +8,7 @@ struct ClusterCarryIntegrationTests {
     typealias Cluster = ClusterIntegrationTests
     typealias Connections = ClusterConnectionIntegrationTests
 
-    @Test("a Nova lit (ON, 123) through the kitchen moves to the bedroom: the bedroom lights it and its state says so")
+    @Test("a Nova lit (ON, 123) through the kitchen moves to the bedroom and its kitchen link drops: the bedroom lights it and its state says so")
     func litNovaMoves() async throws {
         let broker = try await Broker.start(logPublishes: true)
         let (kitchen, kitchenBlueZ) = try await Cluster.bridge("kitchen", room: "kitchen", broker: broker)
@@ -29,10 +29,13 @@ struct ClusterCarryIntegrationTests {
         #expect(try await NovaTests().writes(kitchenBlueZ).contains { $0.contains(":L,") })
         before.cancel()
 
-        // The flash is carried to the bedroom.
+        // The flash is carried to the bedroom, silent while connected; the kitchen's link drops and its
+        // reconnects fail.
         let mark = client.mark
         let after = Connections.advertise(Connections.novaPath, [kitchenBlueZ, bedroomBlueZ]) { index, _ in index == 0 ? -85 : -55 }
         defer { after.cancel() }
+        try await kitchenBlueZ.mock("FailNextConnects", [.string(Connections.novaPath), .uint32(1000), .string("le-connection-abort-by-local")])
+        try await kitchenBlueZ.mock("LoseConnection", [.string(Connections.novaPath)])
         let passed = try await client.waitForMessage(topic: claims, after: mark, timeout: .seconds(20)) {
             $0.json?["owner"] == "bedroom"
         }

@@ -3,6 +3,9 @@ behaviour the bridge relies on fixed and extended (real discovery errors, correc
 Connect that stores Connected and then ServicesResolved, failure injection, adverts with manufacturer
 and service data, GATT objects, devices with the standard Battery, Heart Rate, Environmental Sensing
 and Device Information services, and Nova flashes that acknowledge their frames).
+A connected device sends no adverts, as a real connectable peripheral stops advertising once it has a
+central: the Advertise* methods send nothing for it (no RSSI or data PropertiesChanged) until it disconnects,
+unless SetAdvertisesWhileConnected says it is one that goes on advertising.
 
 Run with Debian's interpreter: /usr/bin/python3 -m dbusmock --template Tests/bluez/bluez_things.py
 '''
@@ -68,6 +71,18 @@ def _changed(obj, iface, props):
     '''Stores properties and announces them in one PropertiesChanged, as BlueZ does.'''
     obj.props[iface].update(props)
     obj.EmitSignal(dbus.PROPERTIES_IFACE, 'PropertiesChanged', 'sa{sv}as', [iface, props, []])
+
+
+def _advertising(device):
+    '''Whether the device advertises now: not while connected (it has its central), unless it is one of the
+    peripherals that go on advertising with a central (`SetAdvertisesWhileConnected`).'''
+    return not getattr(device, 'connected', False) or getattr(device, 'advertises_connected', False)
+
+
+@dbus.service.method(BLUEZ_MOCK_IFACE, in_signature='sb', out_signature='')
+def SetAdvertisesWhileConnected(self, device_path, enabled):
+    '''Some peripherals go on advertising while connected: this one does, so its RSSI keeps changing.'''
+    _object(device_path).advertises_connected = bool(enabled)
 
 
 def _error(name, message):
@@ -228,6 +243,14 @@ def SetDisconnectDelay(self, device_path, seconds):
     _object(device_path).disconnect_delay = float(seconds)
 
 
+@dbus.service.method(BLUEZ_MOCK_IFACE, in_signature='s', out_signature='')
+def LoseConnection(self, device_path):
+    '''The link drops from the device's side (it went out of range): Connected goes false, as BlueZ says it.'''
+    device = _object(device_path)
+    if device.connected:
+        _set_connected(device, False)
+
+
 @dbus.service.method(BLUEZ_MOCK_IFACE, in_signature='sus', out_signature='')
 def FailNextConnects(self, device_path, count, message):
     '''The next `count` Connect calls fail with org.bluez.Error.Failed and `message`.'''
@@ -250,13 +273,17 @@ def Advertise(self, device_path, rssi, manufacturer_data, service_data):
     if service_data:
         changes['ServiceData'] = dbus.Dictionary(
             _byte_values(service_data, lambda uuid: dbus.String(str(uuid).lower())), signature='sv', variant_level=1)
-    _changed(_object(device_path), DEVICE_IFACE, changes)
+    device = _object(device_path)
+    if _advertising(device):
+        _changed(device, DEVICE_IFACE, changes)
 
 
 @dbus.service.method(BLUEZ_MOCK_IFACE, in_signature='sui', out_signature='')
 def AdvertiseBurst(self, device_path, count, rssi):
     '''`count` RSSI adverts in a row (RSSI cycling over rssi-9..rssi), the last one exactly `rssi`.'''
     device = _object(device_path)
+    if not _advertising(device):
+        return
     for index in range(count):
         value = rssi - ((count - 1 - index) % 10)
         _changed(device, DEVICE_IFACE, {'RSSI': dbus.Int16(value, variant_level=1)})
@@ -276,10 +303,14 @@ def AddSensors(self, adapter_device_name, first, count):
 def AdvertiseAll(self, device_paths, rssi, jitter):
     '''One RSSI advert for each device, at `rssi` plus or minus up to `jitter` dB; returns how many were sent.'''
     import random
+    sent = 0
     for path in device_paths:
         value = rssi + random.randint(-int(jitter), int(jitter))
-        _changed(_object(path), DEVICE_IFACE, {'RSSI': dbus.Int16(value, variant_level=1)})
-    return dbus.UInt32(len(device_paths))
+        device = _object(path)
+        if _advertising(device):
+            _changed(device, DEVICE_IFACE, {'RSSI': dbus.Int16(value, variant_level=1)})
+            sent += 1
+    return dbus.UInt32(sent)
 
 
 @dbus.service.method(BLUEZ_MOCK_IFACE, in_signature='sas', out_signature='')
@@ -522,6 +553,8 @@ def AdvertiseServiceDataSeries(self, device_path, rssi, uuid, payloads):
     128-bit), as a sender repeating itself within milliseconds.'''
     device = _object(device_path)
     key = _uuid16(int(uuid, 16)) if len(uuid) <= 4 else uuid.lower()
+    if not _advertising(device):
+        return
     for payload in payloads:
         data = dbus.Dictionary({key: dbus.ByteArray(bytes(payload), variant_level=1)}, signature='sv', variant_level=1)
         _changed(device, DEVICE_IFACE, {'RSSI': dbus.Int16(rssi, variant_level=1), 'ServiceData': data})
