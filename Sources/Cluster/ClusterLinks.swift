@@ -8,26 +8,26 @@ extension ClusterState {
     public mutating func link(_ device: DeviceID, up: Bool, now: ContinuousClock.Instant) {
         if up {
             linked.insert(device)
-            dropped[device] = nil
+            linkDropped[device] = nil
             lettingGo[device] = nil
         } else if linked.remove(device) != nil {
-            dropped[device] = now
+            linkDropped[device] = now
         }
     }
 
     /// Whether this bridge owns the device and its link to it dropped within `claim_timeout` without coming up
     /// again: a command that fails now goes with the claim to the next owner (see `published`).
     public func linkDropped(_ device: DeviceID, now: ContinuousClock.Instant) -> Bool {
-        guard owned.contains(device), let at = dropped[device] else { return false }
+        guard owned.contains(device), let at = linkDropped[device] else { return false }
         return now - at <= timings.claimTimeout
     }
 
     /// A connect after a drop failed: an owner lets the device go to the best other bridge at its next step,
     /// rather than waiting out its lead windows or `claim_timeout`. Only within `claim_timeout` of the drop.
     mutating func reconnectFailed(_ device: DeviceID, now: ContinuousClock.Instant) {
-        guard let at = dropped[device] else { return }
+        guard let at = linkDropped[device] else { return }
         guard now - at <= timings.claimTimeout else {
-            dropped[device] = nil
+            linkDropped[device] = nil
             return
         }
         if owned.contains(device) { lettingGo[device] = at }

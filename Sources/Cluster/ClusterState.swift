@@ -33,7 +33,7 @@ public struct ClusterState: Sendable {
     /// peripheral stops advertising).
     var linked: Set<DeviceID> = []
     /// When this bridge's link to a device dropped, until it is up again.
-    var dropped: [DeviceID: ContinuousClock.Instant] = [:]
+    var linkDropped: [DeviceID: ContinuousClock.Instant] = [:]
     /// Owned devices whose link dropped (when) and whose reconnect failed: passed at once to the best other bridge.
     var lettingGo: [DeviceID: ContinuousClock.Instant] = [:]
     /// Owned devices whose claims the next renewal carries (heard by this bridge, or not yet placed away).
