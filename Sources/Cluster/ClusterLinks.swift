@@ -59,13 +59,8 @@ extension ClusterState {
         let next = ranked.first { candidate in
             candidate.bridge != me && (entry.observations[candidate.bridge].map { $0.at >= since } ?? false)
         }
-        guard let next, let peer = peers[next.bridge] else { return nil }
+        guard let next, let actions = pass(device, &entry, after: claim, to: next) else { return nil }
         lettingGo[device] = nil
-        let passed = Claim(
-            owner: next.bridge, term: claim.term + 1, epoch: peer.epoch, score: next.score, room: entry.room.room,
-            release: me, state: entry.settable)
-        entry.passing = passed.term
-        entry.lead = nil
-        return [.publish(topic: topics.claim(device), payload: passed.json, retain: true)]
+        return actions
     }
 }

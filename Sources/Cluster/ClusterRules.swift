@@ -118,9 +118,18 @@ extension ClusterState {
         }
         let windows = entry.lead?.bridge == challenger.bridge ? (entry.lead?.windows ?? 0) + 1 : 1
         entry.lead = (challenger.bridge, windows)
-        guard windows >= ClusterTimings.leadWindows, let peer = peers[challenger.bridge] else { return nil }
+        guard windows >= ClusterTimings.leadWindows else { return nil }
+        return pass(device, &entry, after: claim, to: challenger)
+    }
+
+    /// Passes an owned device to `next`: the next term, naming this bridge in `release`, with the state to carry;
+    /// nil when `next`'s presence is not known.
+    func pass(
+        _ device: DeviceID, _ entry: inout DeviceOwnership, after claim: Claim, to next: (bridge: String, score: Double)
+    ) -> [ClusterAction]? {
+        guard let peer = peers[next.bridge] else { return nil }
         let passed = Claim(
-            owner: challenger.bridge, term: claim.term + 1, epoch: peer.epoch, score: challenger.score, room: entry.room.room,
+            owner: next.bridge, term: claim.term + 1, epoch: peer.epoch, score: next.score, room: entry.room.room,
             release: me, state: entry.settable)
         // This bridge stays the owner until its own claim comes back from the broker: every bridge sees that
         // claim and any `/set` in one order, so a command sent meanwhile runs exactly once, on one side of it.
