@@ -45,7 +45,7 @@ extension BLEDriver {
                 case .gattRemoved: break
                 }
             }
-            flushOutbox(settle: cadence.settles(burstGoesOn: client.burstGoesOn, at: now))
+            flushOutbox()
         }
     }
 
@@ -54,13 +54,12 @@ extension BLEDriver {
         if outbox != nil { outbox?.append(event) } else { sink.send(event) }
     }
 
-    /// Weighs the readings the batch left waiting (or, without `settle`, lets them wait on), then sends its
-    /// events, in order.
-    private func flushOutbox(settle: Bool = true) {
-        if settle { settleReadings() } else { holdReadings() }
-        guard let events = outbox?.sealed else { return }
+    /// Weighs the readings of the batch the pacer lets go, then sends the batch's events, in order.
+    func flushOutbox() {
+        settleReadings()
+        guard let events = outbox else { return }
         outbox = nil
-        sink.send(contentsOf: events)
+        if !events.isEmpty { sink.send(contentsOf: events) }
     }
 
     /// Tells the bridge the adapter in use (none: an empty list) when it changed.

@@ -14,7 +14,7 @@ extension BLEDriver {
         _ device: BlueZDevice, properties: BlueZDevice.Properties, earlier: [EarlierAdvert], _ client: BlueZClient,
         at now: Double
     ) {
-        if outbox == nil { outbox = DeviceEventBatch() }
+        if outbox == nil { outbox = [] }
         guard let address = device.address else { return }
         let path = device.path
         // A value derived from the RSSI follows it: BlueZ sends a beacon's unchanged data once, then RSSI alone.
@@ -66,9 +66,9 @@ extension BLEDriver {
         if properties.contains(.rssi), let value = device.rssi, value != Signal.unavailableRSSI {
             rssi = value
             entry.window.add(rssi: value, at: now)
-            // Other bridges may hear it too (a cluster): reported before the device is first described, at
-            // most twice a second.
-            if entry.heardAt.map({ now - $0 >= 0.5 }) ?? true {
+            // Other bridges of a cluster may hear it too: reported before the device is first described, at
+            // most twice a second. Without a cluster nobody reads it.
+            if shared, entry.heardAt.map({ now - $0 >= 0.5 }) ?? true {
                 entry.heardAt = now
                 send(.heard(entry.id, rssi: value, connects: connects(entry), holds: KnownDevice.holds(entry.status)))
             }
@@ -77,16 +77,14 @@ extension BLEDriver {
                 entry.signal = signal
             }
         }
-        // The policies see every reading. The values and the signal wait for the batch's end, or in a burst for
-        // the cadence (`settleReadings`), where the throttle weighs the newest of them once.
+        // The policies see every reading. The values and the signal wait for the batch's end, where the pacer
+        // says whether the throttle weighs the newest of them now or at its next period (`settleReadings`).
         if describeAgain { describe(&entry) }
         if rssi != nil || !split.values.isEmpty {
+            // Readings already pending are listed for this batch, or wait in the pacer: either way they are weighed.
             if entry.pending == nil {
-                entry.pending = PendingReadings(place: outbox?.reserve())
+                entry.pending = PendingReadings()
                 unsettled.append(device.path)
-            } else if entry.pending?.place == nil {
-                // Readings held from an earlier batch of the burst: the state goes where this one's would.
-                entry.pending?.place = outbox?.reserve()
             }
             entry.pending?.add(split.values, rssi: rssi)
         }
@@ -94,28 +92,30 @@ extension BLEDriver {
         return (reviewedStatus(entry, connected: device.connected, at: now), signalMoved)
     }
 
-    /// Offers each device's readings to its throttle, and puts the state where it is due in the place its
-    /// first reading of the batch kept (readings held from an earlier batch without a new one: at the end).
+    /// Offers the readings the pacer lets go now (the batch's, and those that waited for this period) to each
+    /// device's throttle, and adds the states due to the batch's events; the others wait for the next period.
     func settleReadings() {
-        guard !unsettled.isEmpty else { return }
         let now = self.now
-        if outbox == nil { outbox = DeviceEventBatch() }
-        for path in unsettled {
+        let wasWaiting = pacer.nextPeriod != nil
+        let ready = pacer.settle(unsettled, at: now)
+        unsettled.removeAll(keepingCapacity: true)
+        if !wasWaiting, pacer.nextPeriod != nil { pacerBell.wake() }
+        guard !ready.isEmpty else { return }
+        if outbox == nil { outbox = [] }
+        for path in ready {
             guard let index = tracked.index(forKey: path), let pending = tracked.values[index].pending else { continue }
             tracked.values[index].pending = nil
             let state = publishable(pending, &tracked.values[index], path: path, at: now)
-            if !state.isEmpty, let place = pending.place ?? outbox?.reserve() {
-                outbox?.fill(place, with: .state(tracked.values[index].id, state))
-            }
+            if !state.isEmpty { outbox?.append(.state(tracked.values[index].id, state)) }
         }
-        unsettled.removeAll(keepingCapacity: true)
     }
 
-    /// Lets the readings wait past this batch (a burst goes on, and `cadence` holds them): their places in it
-    /// are given up, and the batch that settles them keeps new ones.
-    func holdReadings() {
-        for path in unsettled {
-            if let index = tracked.index(forKey: path) { tracked.values[index].pending?.place = nil }
+    /// Weighs the readings that waited, at each of the pacer's periods while any wait; runs until cancelled.
+    func settleOnPeriods() async {
+        while !Task.isCancelled {
+            let wait = pacer.nextPeriod.map { Duration.seconds(max($0 - now, 0)) } ?? .seconds(3600)
+            guard await pacerBell.wait(wait) else { return }
+            if let due = pacer.nextPeriod, now >= due { flushOutbox() }
         }
     }
 

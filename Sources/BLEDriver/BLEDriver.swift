@@ -23,14 +23,14 @@ public actor BLEDriver: DeviceDriver, ConnectionControl, ReloadableDriver {
     /// Where events for the bridge go; see `send(_:)`.
     let sink: DeviceEventSink
     /// Events held while one batch of BlueZ changes is handled, sent together at its end (nil: none held).
-    var outbox: DeviceEventBatch?
-    /// The devices whose readings wait in `TrackedDevice.pending` to be weighed, by object path.
+    var outbox: [DeviceEvent]?
+    /// The devices with readings from the batch being handled (in `TrackedDevice.pending`), by object path.
     var unsettled: [String] = []
-    /// When a batch's readings are weighed: in an advert burst at most every 200 ms, which keeps a device to 5
-    /// states a second, each with its newest values. Each state costs the broker and every subscriber (Home
-    /// Assistant's recorder writes it) far more than an advert costs the driver; at 50 ms, the states of a
-    /// 100-device burst took the CPU the bus and the D-Bus thread need on a 2-core machine.
-    var cadence = BurstCadence(interval: 0.2)
+    /// The ingest rule: a device's readings are weighed at most once per 200 ms, what waits at the next period's
+    /// start, so a device publishes at most 5 states a second, each with its newest values.
+    var pacer = ReadingPacer<String>(period: 0.2)
+    /// Rung when readings begin to wait for the pacer's next period, which `settleOnPeriods()` then waits for.
+    let pacerBell = PollPause()
     let logger: Logger
     let started = ContinuousClock.now
     var client: BlueZClient?
@@ -150,6 +150,7 @@ public actor BLEDriver: DeviceDriver, ConnectionControl, ReloadableDriver {
             }
             group.addTask { [self] in await sweep() }
             group.addTask { [self] in await runNovas() }
+            group.addTask { [self] in await settleOnPeriods() }
             while let event = await client.next() { await handle(event) }
             group.cancelAll()
         }

@@ -9,7 +9,7 @@ struct TrackedDevice {
     let id: DeviceID
     let address: BluetoothAddress
     var window = SignalWindow()
-    /// When the device's RSSI was last reported as heard.
+    /// When the device's RSSI was last reported as heard to the cluster.
     var heardAt: Double?
     /// The status last reported; nil until the first, so availability is known from the start.
     var status: DeviceStatus?
@@ -23,7 +23,7 @@ struct TrackedDevice {
     var gatt: JSONValue?
     /// Decides when new values and the signal are worth publishing.
     var throttle: StateThrottle
-    /// The readings of the batch being handled, weighed by the throttle when it ends.
+    /// Readings not yet weighed by the throttle: the batch's, or those waiting for the pacer's next period.
     var pending: PendingReadings?
     /// Drops repeated adverts by packet id, per format.
     var packets = FormatTable<PacketFilter>()

@@ -1,17 +1,14 @@
-/// One device's readings from a batch of adverts, not yet weighed by its `StateThrottle`: the newest value of
-/// each key, in the order the keys first came, and the newest RSSI. A sensor heard ten times in one batch is
+/// One device's readings not yet weighed by its `StateThrottle` (see `ReadingPacer`): the newest value of each
+/// key, in the order the keys first came, and the newest RSSI. A sensor heard ten times before it is weighed is
 /// then weighed once, with its final values, instead of ten times with values already stale.
 public struct PendingReadings: Sendable, Equatable {
-    /// Where the device's state goes among the batch's events (see `DeviceEventBatch.reserve()`); nil once
-    /// the readings wait past the batch they came in, until a later batch keeps a place again.
-    public var place: Int?
     /// The newest value of each key (events never: they are occurrences, published as they come).
     public private(set) var values: [Measurement] = []
     /// The newest RSSI an advert of the batch carried, if any.
     public private(set) var rssi: Int?
 
-    /// Creates readings whose state goes at `place`.
-    public init(place: Int?) { self.place = place }
+    /// Creates empty readings.
+    public init() {}
 
     /// Adds an advert's values and RSSI: a key already held takes the new value in its old position.
     public mutating func add(_ new: [Measurement], rssi newRSSI: Int?) {

@@ -33,63 +33,38 @@ public final class BlueZClient {
     /// Signals the mailbox dropped so far (it was full), and when that was last logged.
     private var dropped = 0
     private var droppedLogged: ContinuousClock.Instant?
-    /// The shortest time between two batches taken from the mailbox in a burst (see `init`).
-    private let batchInterval: Duration
-    /// How many signals one batch must have carried for the next to wait (see `init`).
-    private let burstSignals: Int
-    /// A spell without any signal that ends the wait for a burst's next batch early (see `init`).
-    private let quietSpell: Duration
-    /// When the last batch that carried a burst was taken; nil when the last one was small.
-    private var burstBatch: ContinuousClock.Instant?
-    /// Whether the batch last handed over belongs to a burst that is still coming in, with nothing in it but
-    /// adverts: a driver may let its states wait for a later batch. Once the burst ends (a quiet spell, or
-    /// something more than an advert), a batch says so, with no change in it if need be.
-    public private(set) var burstGoesOn = false
+    /// A batch was handed over: the caller's other work runs before the next is taken (see `next()`).
+    private var yieldFirst = false
 
-    /// Creates a client on an open connection; nothing arrives until `bus.follow()` runs. In a burst (a batch
-    /// of at least `burstSignals` signals), the next batch is taken `batchInterval` after it: what comes in
-    /// between waits in the mailbox, where each device's RSSI merges, so the driver sees one change per device
-    /// per batch instead of one per signal, and wakes once per batch. 10 ms keeps the driver decoding while
-    /// the burst comes in, so little is left for it when the burst ends; how often states are published is
-    /// the driver's choice (`burstGoesOn`). Otherwise (a lone advert, a GATT notification, a usual home's few
-    /// hundred adverts a second) nothing waits. Nor does the end of a burst: once the D-Bus loop has waited a
-    /// quarter of `quietSpell` for the bus with every signal handed over, what came is taken, still in the burst,
-    /// and once it has waited all of it, the burst's end. 4 ms, because a busy 2-core machine leaves 3 ms gaps
-    /// in the middle of a burst often enough to end it, each end publishing every device's held state, and 5 ms
-    /// hands the last values over later. Nor does anything but adverts: a GATT notification or a connection
-    /// change that comes in a burst is taken within `quietSpell`. Service data under `stateOnlyServices` holds
-    /// nothing but state: a device's newer payload replaces one still waiting, as its RSSI does.
-    public init(
-        connection: DBusConnection, logger: Logger, batchInterval: Duration = .milliseconds(10), burstSignals: Int = 16,
-        quietSpell: Duration = .milliseconds(4), stateOnlyServices: Set<BLEUUID> = []
-    ) {
+    /// Creates a client on an open connection; nothing arrives until `bus.follow()` runs. Service data under
+    /// `stateOnlyServices` holds nothing but state: a device's newer payload replaces one still waiting, as its
+    /// RSSI does.
+    public init(connection: DBusConnection, logger: Logger, stateOnlyServices: Set<BLEUUID> = []) {
         let mailbox = SignalMailbox(superseding: stateOnlyServices)
         bus = BlueZBus(connection: connection, mailbox: mailbox, logger: logger)
         rings = mailbox.rings.makeAsyncIterator()
-        self.batchInterval = batchInterval
-        self.burstSignals = burstSignals
-        self.quietSpell = quietSpell
     }
 
     /// The next event: news about bluetoothd first, then every signal waiting, applied to the cache; nil once
-    /// the feed has ended and nothing is left.
+    /// the feed has ended and nothing is left. Nothing waits for more signals: what came while the caller was
+    /// busy is one batch, merged per device in the mailbox, so batches grow with the load by themselves.
     nonisolated(nonsending) public func next() async -> Event? {
+        // A caller kept busy by a burst never waits for the bus here: its other work (a command, a timer) runs
+        // between batches.
+        if yieldFirst {
+            yieldFirst = false
+            await Task.yield()
+        }
         while !Task.isCancelled {
             if !ready.isEmpty { return ready.removeFirst() }
             for note in bus.mailbox.takeNotes() { await take(note) }
             if !ready.isEmpty { continue }
-            var outcome = BurstWait.Outcome.flowing
-            if let last = burstBatch { outcome = await gather(until: last + batchInterval) }
-            let (batch, droppedNow, received, urgent) = bus.mailbox.drain()
+            let (batch, droppedNow) = bus.mailbox.drain()
             if droppedNow > 0 { noteDropped(droppedNow) }
             var changes: [BlueZChange] = []
             for entry in batch { apply(entry.path, entry.items, into: &changes) }
-            // The end of a burst is handed over even without a change, so what the driver held is let go.
-            if !changes.isEmpty || burstGoesOn {
-                // A batch taken while the loop thread waits belongs to the burst whatever its size: its end comes next.
-                let burst = received >= burstSignals || outcome == .quieting
-                burstBatch = burst ? .now : nil
-                burstGoesOn = burst && outcome != .ended && !urgent
+            if !changes.isEmpty {
+                yieldFirst = true
                 return .changed(changes)
             }
             guard await rings.next(isolation: #isolation) != nil else {
@@ -99,27 +74,6 @@ public final class BlueZClient {
             }
         }
         return nil
-    }
-
-    /// In a burst, lets adverts merge in the mailbox until `deadline`, or until the D-Bus loop's quiet spell
-    /// shows the burst has ended, or something other than an advert (a GATT notification, a connection) comes,
-    /// or the loop has begun to wait with signals left to take (see `BurstWait`).
-    nonisolated(nonsending) private func gather(until deadline: ContinuousClock.Instant) async -> BurstWait.Outcome {
-        var wait = BurstWait(deadline: deadline, quietSpell: quietSpell)
-        var slept = false
-        while !Task.isCancelled {
-            switch wait.step(bus.mailbox.progress, now: .now) {
-            case .sleep(let until):
-                slept = true
-                try? await Task.sleep(until: until, clock: .continuous)
-            case .done(let outcome):
-                // A burst whose batches take the caller longer than the interval never sleeps here; without a yield
-                // the caller's other work (a command, a timer) would not run until the burst ends.
-                if !slept { await Task.yield() }
-                return outcome
-            }
-        }
-        return .ended
     }
 
     /// Calls a BlueZ method (see `BlueZBus.call`).

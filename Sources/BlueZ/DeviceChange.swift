@@ -66,13 +66,6 @@ public struct DeviceChange: Sendable, Equatable {
         BLEUUID(dashed: bytes) ?? (try? BLEUUID(String(decoding: bytes, as: UTF8.self)))
     }
 
-    /// Whether it is nothing but an advert (RSSI, payloads, transmit power): what a flood of adverts is made of,
-    /// which may wait for the next batch of a burst. Anything else (a connection, resolved services, a name)
-    /// is handed over at once.
-    public var isAdvertOnly: Bool {
-        invalidated.isEmpty && other.keys.allSatisfy { $0 == "TxPower" || $0 == "AdvertisingFlags" || $0 == "AdvertisingData" }
-    }
-
     /// Whether it carries an advert payload, which is decoded as it came and never merged with another.
     public var carriesAdvert: Bool {
         !named.isDisjoint(with: [.manufacturerData, .serviceData]) || other["AdvertisingData"] != nil

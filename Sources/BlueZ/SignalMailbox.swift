@@ -25,8 +25,8 @@ final class SignalMailbox: DBusSignalSink {
     }
 
     static let maxPaths = 4096
-    /// Room for the adverts of one device that come while the driver is busy with a burst's last batch: at
-    /// 1,000 a second, over 100 ms (ten of `BlueZClient`'s batch intervals).
+    /// Room for the adverts of one device that come while the driver is busy with a batch: at 1,000 a second,
+    /// over 100 ms.
     static let maxPerPath = 128
     /// All entries together, so many busy devices cannot hold `maxPaths` × `maxPerPath` of them.
     static let maxEntries = 16_384
@@ -48,15 +48,8 @@ final class SignalMailbox: DBusSignalSink {
         /// Entries waiting under all paths.
         var entries = 0
         var dropped = 0
-        /// Signals put in since the last drain, merged or not.
-        var received = 0
         /// The bell rang since the last drain: one ring wakes the reader, more only cost the loop thread.
         var rung = false
-        /// Something other than an advert came since the last drain: a burst's batch need not wait for more.
-        var urgent = false
-        /// Since when the loop thread has been waiting for the bus, every signal it read handed over; nil while it
-        /// reads (kept across drains): a burst has ended once a quiet spell has passed since.
-        var waitingSince: ContinuousClock.Instant?
         var notes: [Note] = []
     }
 
@@ -94,13 +87,9 @@ final class SignalMailbox: DBusSignalSink {
     }
 
     private static let properties = "org.freedesktop.DBus.Properties"
-    private static let objectManager = "org.freedesktop.DBus.ObjectManager"
 
     private func put(_ item: Item, at path: String) {
         let ring = state.withLock { state -> Bool in
-            state.received += 1
-            state.waitingSince = nil
-            if !Self.mayWait(item) { state.urgent = true }
             guard Self.put(item, at: path, into: &state, superseding: superseding), !state.rung else { return false }
             state.rung = true
             return true
@@ -223,34 +212,9 @@ final class SignalMailbox: DBusSignalSink {
         }
     }
 
-    /// Loop thread, before it may block: from now on a gap between signals is the bus's.
-    func loopWaits() {
-        let now = ContinuousClock.now
-        state.withLock { state in
-            if state.waitingSince == nil { state.waitingSince = now }
-        }
-    }
-
-    /// What came in since the last drain, and whether the loop thread waits for more.
-    struct Progress: Equatable {
-        /// Signals put in, merged or not.
-        var received: Int
-        /// Whether one of them was more than an advert.
-        var urgent: Bool
-        /// Since when the loop thread has waited for the bus with every signal handed over; nil while it reads
-        /// signals (or was preempted while it did).
-        var waitingSince: ContinuousClock.Instant?
-    }
-
-    /// What came in since the last drain, and whether the loop thread waits for more.
-    var progress: Progress {
-        state.withLock { Progress(received: $0.received, urgent: $0.urgent, waitingSince: $0.waitingSince) }
-    }
-
-    /// Every signal waiting, object by object in the order each one's first entry came, the drops counted so
-    /// far, how many signals came in since the last drain, and whether one of them was more than an advert;
-    /// no signal waits after (news stays).
-    func drain() -> (items: [(path: String, items: [Item])], dropped: Int, received: Int, urgent: Bool) {
+    /// Every signal waiting, object by object in the order each one's first entry came, and the drops counted so
+    /// far; no signal waits after (news stays).
+    func drain() -> (items: [(path: String, items: [Item])], dropped: Int) {
         state.withLock { state in
             let items = state.order.compactMap { path in state.waiting[path].map { (path, $0) } }
             // Emptied keeping their room: a burst's next batch brings about as many paths again.
@@ -259,11 +223,9 @@ final class SignalMailbox: DBusSignalSink {
                 state.waiting.removeAll(keepingCapacity: true)
                 state.entries = 0
                 state.rung = false
-                state.urgent = false
                 state.dropped = 0
-                state.received = 0
             }
-            return (items, state.dropped, state.received, state.urgent)
+            return (items, state.dropped)
         }
     }
 
@@ -271,17 +233,6 @@ final class SignalMailbox: DBusSignalSink {
     /// Compared key by key rather than hashed: a change carries a handful of keys.
     private static func carriesAdvert(_ properties: [String: DBusValue]) -> Bool {
         properties.keys.contains { $0 == "ServiceData" || $0 == "ManufacturerData" || $0 == "AdvertisingData" }
-    }
-
-    /// Whether the item may wait for a burst's next batch: nothing but an advert, or a signal the client does
-    /// not act on (only the object manager's are: another, such as a test stand-in's own, must not cut the
-    /// wait short).
-    private static func mayWait(_ item: Item) -> Bool {
-        switch item {
-        case .device(let change): change.isAdvertOnly
-        case .properties: false
-        case .signal(let signal): signal.interface != Self.objectManager
-        }
     }
 
     private static func carriesAdvert(_ item: Item) -> Bool {

@@ -8,15 +8,9 @@ public protocol DBusSignalSink: Sendable {
     func receive(_ header: DBusSignalHeader, body: inout DBusBodyReader) -> Bool
     /// The connection closed or the subscription ended: no more signals come.
     func finish()
-    /// The loop has handed over every signal it had read and waits for the bus: a sink that tells a burst's end
-    /// from a pause learns that a gap between signals is the bus's, not the loop thread's (busy, or preempted).
-    func loopWaits()
 }
 
 extension DBusSignalSink {
-    /// Ignores the loop's waits.
-    public func loopWaits() {}
-
     /// Takes every signal as a `DBusSignal`.
     public func receive(_ header: DBusSignalHeader, body: inout DBusBodyReader) -> Bool { false }
 }

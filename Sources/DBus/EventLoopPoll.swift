@@ -28,8 +28,6 @@ extension EventLoop {
             let milliseconds = seconds * 1000 + attoseconds / 1_000_000_000_000_000
             timeout = Int32(clamping: max(0, milliseconds + 1))
         }
-        // Nothing read waits in libdbus's queue: the sinks hear it before the loop may block.
-        if timeout != 0 { core.loopWaits() }
         guard poll(&fds, nfds_t(fds.count), timeout) >= 0 else { return }
         if fds[0].revents != 0 { core.wakeup.drain() }
         for (index, watch) in polled.enumerated() {

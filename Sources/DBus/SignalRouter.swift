@@ -162,12 +162,6 @@ extension ConnectionCore {
         }
     }
 
-    /// Loop thread, before it blocks: tells every subscription's sink that no signal it read waits any more.
-    func loopWaits() {
-        let table = router.withLock { $0 }
-        for subscription in table.subscriptions.values { subscription.sink.loopWaits() }
-    }
-
     /// Loop thread, at the end: finishes every signal stream and owner watch.
     func finishSignals() {
         let (sinks, observers) = router.withLock { router in

@@ -16,7 +16,7 @@ struct PendingCase: Sendable, CustomTestStringConvertible {
     var testDescription: String { name }
 }
 
-@Suite("Pending readings: the newest value of each key and the newest RSSI wait for the batch's end")
+@Suite("Pending readings: the newest value of each key and the newest RSSI wait to be weighed")
 struct PendingReadingsTests {
     static let cases: [PendingCase] = [
         PendingCase(name: "nothing added", adverts: [], values: [], rssi: nil),
@@ -53,18 +53,17 @@ struct PendingReadingsTests {
 
     @Test("adding adverts", arguments: cases)
     func adding(_ test: PendingCase) {
-        var pending = PendingReadings(place: 3)
+        var pending = PendingReadings()
         for advert in test.adverts { pending.add(advert.values, rssi: advert.rssi) }
         #expect(pending.values == test.values)
         #expect(pending.rssi == test.rssi)
-        #expect(pending.place == 3)
     }
 
     @Test("a batch that ends where the last publish was publishes nothing: the moves in between are stale")
     func weighedOnce() {
         var throttle = StateThrottle()
         #expect(throttle.offer([Measurement(.temperature, 25)], now: 0) == .first)
-        var pending = PendingReadings(place: 0)
+        var pending = PendingReadings()
         for temperature in [25.3, 25.6, 25.0] { pending.add([Measurement(.temperature, temperature)], rssi: nil) }
         #expect(pending.values == [Measurement(.temperature, 25)])
         #expect(throttle.offer(pending.values, rssi: pending.rssi, now: 1) == nil)

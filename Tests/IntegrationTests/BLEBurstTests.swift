@@ -26,8 +26,8 @@ struct BLEBurstTests {
             return now == count
         }
         let states = client.messages(on: topic).filter { $0.index >= mark }
-        // How many states went out depends on whether the machine let the stand-in send fast enough to make a
-        // burst of it; the cadence itself is tested in BurstCadenceTests.
+        // How many states went out depends on how fast the machine let the stand-in send; the rule itself is
+        // tested in ReadingPacerTests.
         #expect(
             states.last?.json?["rssi"] == -40, "the final value is the last of \(states.count) states in a burst of \(sent)")
         #expect(try await rig.bridge.terminate() == 0)
