@@ -12,6 +12,8 @@ public struct ReceivedMessage: Sendable, CustomStringConvertible {
     public let payload: [UInt8]
     /// Set when the broker replayed a retained message on subscribe.
     public let retained: Bool
+    /// When it arrived, in nanoseconds on CLOCK_MONOTONIC (the clock the benchmark's C programs print).
+    public let monotonic: Int64
 
     /// The payload as UTF-8 text.
     public var text: String { String(decoding: payload, as: UTF8.self) }
@@ -23,6 +25,13 @@ public struct ReceivedMessage: Sendable, CustomStringConvertible {
 
 /// Everything a client received, shared with the callback that fills it.
 final class MessageStore: Sendable {
+    /// Nanoseconds on CLOCK_MONOTONIC.
+    static func monotonicNow() -> Int64 {
+        var time = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &time)
+        return Int64(time.tv_sec) * 1_000_000_000 + Int64(time.tv_nsec)
+    }
+
     private let state = Mutex<(next: Int, messages: [ReceivedMessage], syncs: Set<String>)>((0, [], []))
     let syncPrefix: String
 
@@ -34,7 +43,8 @@ final class MessageStore: Sendable {
                 state.syncs.insert(topic)
                 return
             }
-            state.messages.append(ReceivedMessage(index: state.next, topic: topic, payload: payload, retained: retained))
+            state.messages.append(ReceivedMessage(
+                    index: state.next, topic: topic, payload: payload, retained: retained, monotonic: Self.monotonicNow()))
             state.next += 1
         }
     }

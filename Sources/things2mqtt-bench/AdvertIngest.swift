@@ -128,7 +128,7 @@ struct AdvertIngest {
     private func seconds(_ nanoseconds: Int64) -> Double { Double(nanoseconds) / 1e9 }
 
     /// The last running total of dropped signals in the daemon's log.
-    private static func droppedSignals(in log: String) -> Int {
+    static func droppedSignals(in log: String) -> Int {
         let lines = log.split(separator: "\n").filter { $0.contains("BlueZ signals dropped") }
         guard let last = lines.last, let range = last.range(of: "total=") else { return 0 }
         return Int(last[range.upperBound...].prefix { $0.isNumber }) ?? -1

@@ -50,4 +50,35 @@ extension Bench {
             }
         }
     }
+
+    /// Advert ingest under sustained load: each rate from the C sender, paced, for the bare receiver and the daemon.
+    func sustained(_ broker: Broker) async throws {
+        let tools = try await BareC.build()
+        defer { tools.directory.remove() }
+        let rates = sustainedRates.split(separator: ",").compactMap { Int($0.filter { !$0.isWhitespace }) }
+        guard !rates.isEmpty, rates.allSatisfy({ $0 > 0 }) else { throw BenchError("--sustained-rates: positive numbers, comma-separated") }
+        print("BLE advert ingest under sustained load, default config: \(SustainedIngest.devices) pvvx thermometers (values steady, RSSI moving)")
+        print("  paced by the C sender for \(sustainedSeconds) s per rate, a probe every 250 ms (a BTHome button press, or a new")
+        print("  temperature of one of ten probe thermometers), timed from the sender's write to the MQTT message; the daemon's")
+        print("  CPU (after the devices appeared and \(SustainedIngest.warmUp) more) against the bare C libdbus receiver's on the same feed:")
+        for rate in rates {
+            let run = try await SustainedIngest(broker: broker, tools: tools, rate: rate, seconds: sustainedSeconds).run()
+            print(
+                String(
+                    format: "  %6d/s: sender %.0f/s (bare run) %.0f/s (daemon run); CPU bare C %.3f s/s, daemon %.3f s/s (%.2f ×); %@ signals dropped",
+                    rate, run.senderRateBare, run.senderRateDaemon, run.bareCPU, run.daemonCPU, run.cpuRatio,
+                    run.dropped == 0 ? "no" : "≥\(run.dropped)"))
+            print(
+                String(
+                    format: "          button press to …/event: p50 %.1f ms, p99 %.1f ms, max %.1f ms (%d timed, %d missing)",
+                    run.button.percentile(50), run.button.percentile(99), run.button.values.max() ?? .nan, run.button.values.count,
+                    run.buttonMissing))
+            print(
+                String(
+                    format: "          new value to state: p50 %.1f ms, p99 %.1f ms, max %.1f ms (%d timed, %d missing); daemon RSS %.1f MiB, peak %.1f MiB",
+                    run.value.percentile(50), run.value.percentile(99), run.value.values.max() ?? .nan, run.value.values.count,
+                    run.valueMissing, run.rss, run.rssPeak))
+            print("          daemon CPU by thread (s/s): " + run.threads.prefix(5).map { String(format: "%@ %.3f", $0.name, $0.cpu) }.joined(separator: ", "))
+        }
+    }
 }

@@ -32,6 +32,15 @@ struct Bench: AsyncParsableCommand {
     @Option(help: "Which ingest bursts to run, comma-separated: rssi, pvvx, mibeacon.")
     var ingestKinds = "rssi,pvvx,mibeacon"
 
+    @Flag(help: "Only the sustained-load ingest figures (1,000 thermometers paced by the C sender, default config).")
+    var sustainedOnly = false
+
+    @Option(help: "Signals a second of each sustained-load run, comma-separated.")
+    var sustainedRates = "2000,10000,30000"
+
+    @Option(help: "Seconds each sustained-load run sends.")
+    var sustainedSeconds = 60
+
     @Flag(help: "Only the cluster figures (three bridges, each with its own BlueZ stand-in).")
     var clusterOnly = false
 
@@ -62,6 +71,7 @@ struct Bench: AsyncParsableCommand {
         let broker = try await Broker.start()
         print("things2mqtt benchmark (mosquitto on 127.0.0.1:\(broker.port), daemon \(try BridgeProcess.binaryPath()))")
         if ingestOnly { return try await ingest(broker) }
+        if sustainedOnly { return try await sustained(broker) }
         if bleOnly { return try await ble(broker) }
         if ev3Only { return try await ev3(broker) }
         if clusterOnly { return try await cluster(broker) }

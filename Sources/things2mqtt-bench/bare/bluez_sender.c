@@ -11,7 +11,16 @@
  * the key 00112233445566778899aabbccddeeff for every device, sealed with libcrypto while the burst is
  * marshalled), devices named "LYWSD03MMC". Prints "ready" once it owns the name and the burst is marshalled, then
  * "sent COUNT start_ns end_ns" (CLOCK_MONOTONIC) once the burst's last byte is in the bus socket: its rate
- * is how fast the bus takes the signals in. Serves method calls until killed. */
+ * is how fast the bus takes the signals in. Serves method calls until killed.
+ *
+ *   bluez_sender ADDRESS DEVICES paced RATE SECONDS
+ *
+ * Sustained load instead: on SIGUSR1, RATE pvvx adverts a second for SECONDS, paced every millisecond, from
+ * DEVICES thermometers whose values stay at 21.00 degC (RSSI cycling -60 to -79). The first PROBES of them
+ * advertise only at the start and when probed; one more device, "BTHome button", is a BTHome v2 button. Every
+ * 250 ms a probe goes out in the feed, alternately a button press (one BTHome advert with a new packet id) and
+ * a new temperature of one probe thermometer; each prints "probe b SEQ NS" or "probe v SEQ NS INDEX CENTIDEGREES"
+ * (CLOCK_MONOTONIC, when written). At the end: "sent COUNT start_ns end_ns". */
 #include <dbus/dbus.h>
 #include <errno.h>
 #include <openssl/evp.h>
@@ -25,9 +34,11 @@
 
 #define SERVICE_181A "0000181a-0000-1000-8000-00805f9b34fb"
 #define SERVICE_FE95 "0000fe95-0000-1000-8000-00805f9b34fb"
+#define SERVICE_FCD2 "0000fcd2-0000-1000-8000-00805f9b34fb"
+#define PROBES 10
 
 static volatile sig_atomic_t go = 0;
-static int devices, count, pvvx, mibeacon;
+static int devices, count, pvvx, mibeacon, paced, rate, seconds;
 
 static void on_usr1(int sig) { (void)sig; go = 1; }
 
@@ -134,22 +145,27 @@ static void device_path(int index, char *path, size_t size) {
 }
 
 /* One advert: PropertiesChanged("org.bluez.Device1", {RSSI[, ServiceData]}, []). */
-static DBusMessage *advert(int index, int round, int last) {
+static DBusMessage *thermometer(int index, dbus_int16_t rssi, int centidegrees, unsigned counter) {
     char path[64];
     device_path(index, path, sizeof path);
     DBusMessage *message = dbus_message_new_signal(path, "org.freedesktop.DBus.Properties", "PropertiesChanged");
     const char *interface = "org.bluez.Device1";
-    dbus_int16_t rssi = last ? -40 : (dbus_int16_t)(-60 - round % 20);
     DBusMessageIter args, dict, invalidated;
     dbus_message_iter_init_append(message, &args);
     dbus_message_iter_append_basic(&args, DBUS_TYPE_STRING, &interface);
     dbus_message_iter_open_container(&args, DBUS_TYPE_ARRAY, "{sv}", &dict);
     entry_basic(&dict, "RSSI", DBUS_TYPE_INT16, "n", &rssi);
-    if (pvvx || mibeacon) entry_service_data(&dict, index, last ? 4000 : 2000 + (round % 2) * 100, (unsigned)round);
+    if (pvvx || mibeacon) entry_service_data(&dict, index, centidegrees, counter);
     dbus_message_iter_close_container(&args, &dict);
     dbus_message_iter_open_container(&args, DBUS_TYPE_ARRAY, "s", &invalidated);
     dbus_message_iter_close_container(&args, &invalidated);
     return message;
+}
+
+/* A burst's advert: the device's last one carries RSSI -40 and 40.00 degC, which no earlier one does. */
+static DBusMessage *advert(int index, int round, int last) {
+    return thermometer(index, last ? -40 : (dbus_int16_t)(-60 - round % 20), last ? 4000 : 2000 + (round % 2) * 100,
+                       (unsigned)round);
 }
 
 /* One object of the GetManagedObjects reply: path -> {interface -> properties}. */
@@ -172,7 +188,8 @@ static void object(DBusMessageIter *objects, const char *path, const char *inter
         char address[18], name[24];
         address_of(index, mac);
         snprintf(address, sizeof address, "%02X:%02X:%02X:%02X:%02X:%02X", mac[0], mac[1], mac[2], mac[3], mac[4], mac[5]);
-        if (pvvx) snprintf(name, sizeof name, "ATC_%02X%02X%02X", mac[3], mac[4], mac[5]);
+        if (paced && index == devices) snprintf(name, sizeof name, "BTHome button");
+        else if (pvvx) snprintf(name, sizeof name, "ATC_%02X%02X%02X", mac[3], mac[4], mac[5]);
         else if (mibeacon) snprintf(name, sizeof name, "LYWSD03MMC");
         else snprintf(name, sizeof name, "Bench %03d", index);
         const char *a = address, *n = name, *type = "public", *adapter = "/org/bluez/hci0";
@@ -184,7 +201,7 @@ static void object(DBusMessageIter *objects, const char *path, const char *inter
         entry_basic(&props, "Adapter", DBUS_TYPE_OBJECT_PATH, "o", &adapter);
         entry_basic(&props, "Connected", DBUS_TYPE_BOOLEAN, "b", &no);
         entry_basic(&props, "RSSI", DBUS_TYPE_INT16, "n", &rssi);
-        if (pvvx || mibeacon) entry_service_data(&props, index, 2100, 255);
+        if ((pvvx || mibeacon) && !(paced && index == devices)) entry_service_data(&props, index, 2100, 255);
     }
     dbus_message_iter_close_container(&ientry, &props);
     dbus_message_iter_close_container(&interfaces, &ientry);
@@ -198,7 +215,7 @@ static DBusMessage *managed_objects(DBusMessage *call) {
     dbus_message_iter_init_append(reply, &args);
     dbus_message_iter_open_container(&args, DBUS_TYPE_ARRAY, "{oa{sa{sv}}}", &objects);
     object(&objects, "/org/bluez/hci0", "org.bluez.Adapter1", -1);
-    for (int index = 0; index < devices; index++) {
+    for (int index = 0; index < devices + (paced ? 1 : 0); index++) {
         char path[64];
         device_path(index, path, sizeof path);
         object(&objects, path, "org.bluez.Device1", index);
@@ -266,18 +283,167 @@ static void burst(DBusConnection *connection) {
     fflush(stdout);
 }
 
+
+/* A message's wire form, appended to `buffer`, with a serial of its own (from a range libdbus's counter never
+ * reaches here). */
+static unsigned serial = 0x40000000u;
+
+static void append_wire(DBusMessage *message, char **buffer, size_t *length, size_t *capacity) {
+    char *bytes;
+    int size;
+    dbus_message_set_serial(message, serial++);
+    if (!dbus_message_marshal(message, &bytes, &size)) abort();
+    while (*length + (size_t)size > *capacity) *buffer = realloc(*buffer, *capacity *= 2);
+    if (!*buffer) abort();
+    memcpy(*buffer + *length, bytes, (size_t)size);
+    *length += (size_t)size;
+    dbus_free(bytes);
+    dbus_message_unref(message);
+}
+
+/* A BTHome v2 advert of the button: packet id, then (press) button 0x01. */
+static DBusMessage *button_advert(int packet, int press) {
+    char path[64];
+    device_path(devices, path, sizeof path);
+    DBusMessage *message = dbus_message_new_signal(path, "org.freedesktop.DBus.Properties", "PropertiesChanged");
+    const char *interface = "org.bluez.Device1", *key = "ServiceData", *uuid = SERVICE_FCD2;
+    unsigned char payload[5] = {0x40, 0x00, (unsigned char)packet, 0x3A, 0x01};
+    const unsigned char *bytes = payload;
+    dbus_int16_t rssi = -55;
+    DBusMessageIter args, dict, entry, variant, services, service, inner, array, invalidated;
+    dbus_message_iter_init_append(message, &args);
+    dbus_message_iter_append_basic(&args, DBUS_TYPE_STRING, &interface);
+    dbus_message_iter_open_container(&args, DBUS_TYPE_ARRAY, "{sv}", &dict);
+    entry_basic(&dict, "RSSI", DBUS_TYPE_INT16, "n", &rssi);
+    dbus_message_iter_open_container(&dict, DBUS_TYPE_DICT_ENTRY, NULL, &entry);
+    dbus_message_iter_append_basic(&entry, DBUS_TYPE_STRING, &key);
+    dbus_message_iter_open_container(&entry, DBUS_TYPE_VARIANT, "a{sv}", &variant);
+    dbus_message_iter_open_container(&variant, DBUS_TYPE_ARRAY, "{sv}", &services);
+    dbus_message_iter_open_container(&services, DBUS_TYPE_DICT_ENTRY, NULL, &service);
+    dbus_message_iter_append_basic(&service, DBUS_TYPE_STRING, &uuid);
+    dbus_message_iter_open_container(&service, DBUS_TYPE_VARIANT, "ay", &inner);
+    dbus_message_iter_open_container(&inner, DBUS_TYPE_ARRAY, "y", &array);
+    dbus_message_iter_append_fixed_array(&array, DBUS_TYPE_BYTE, &bytes, press ? 5 : 3);
+    dbus_message_iter_close_container(&inner, &array);
+    dbus_message_iter_close_container(&service, &inner);
+    dbus_message_iter_close_container(&services, &service);
+    dbus_message_iter_close_container(&variant, &services);
+    dbus_message_iter_close_container(&entry, &variant);
+    dbus_message_iter_close_container(&dict, &entry);
+    dbus_message_iter_close_container(&args, &dict);
+    dbus_message_iter_open_container(&args, DBUS_TYPE_ARRAY, "s", &invalidated);
+    dbus_message_iter_close_container(&args, &invalidated);
+    return message;
+}
+
+/* Writes all of `length` bytes, waiting while the bus does not take them. */
+static void write_all(int fd, const char *bytes, size_t length) {
+    size_t done = 0;
+    while (done < length) {
+        ssize_t written = write(fd, bytes + done, length - done);
+        if (written > 0) {
+            done += (size_t)written;
+        } else if (written < 0 && (errno == EAGAIN || errno == EINTR)) {
+            struct pollfd out = {.fd = fd, .events = POLLOUT};
+            poll(&out, 1, -1);
+        } else {
+            perror("write");
+            exit(1);
+        }
+    }
+}
+
+/* The sustained feed: the other thermometers' adverts, 20 rounds of RSSI marshalled beforehand and sent in
+ * turn, RATE a second from SIGUSR1 for SECONDS, the probes among them. */
+static char *cycle;
+static size_t *offsets, cycle_messages;
+
+static void prepare_paced(void) {
+    size_t capacity = 1 << 20, length = 0;
+    int others = devices - PROBES;
+    cycle_messages = (size_t)others * 20;
+    cycle = malloc(capacity);
+    offsets = malloc((cycle_messages + 1) * sizeof *offsets);
+    for (size_t k = 0; k < cycle_messages; k++) {
+        offsets[k] = length;
+        int round = (int)(k / (size_t)others);
+        append_wire(thermometer(PROBES + (int)(k % (size_t)others), (dbus_int16_t)(-60 - round), 2100, (unsigned)round), &cycle,
+                    &length, &capacity);
+    }
+    offsets[cycle_messages] = length;
+}
+
+static void feed(DBusConnection *connection) {
+    int fd;
+    if (!dbus_connection_get_unix_fd(connection, &fd)) abort();
+    size_t capacity = 4096, length = 0;
+    char *probe = malloc(capacity);
+    /* Every device once at the start: the probe thermometers at 21.00 degC, the button with a packet id only. */
+    for (int index = 0; index < PROBES; index++) append_wire(thermometer(index, -50, 2100, 0), &probe, &length, &capacity);
+    append_wire(button_advert(0, 0), &probe, &length, &capacity);
+    dbus_connection_flush(connection);
+    long long start = now_ns(), next_probe = start + 250000000LL;
+    write_all(fd, probe, length);
+    long long total = (long long)rate * seconds, sent = 0;
+    int probes = 0;
+    size_t position = 0;
+    struct timespec tick;
+    clock_gettime(CLOCK_MONOTONIC, &tick);
+    while (sent < total) {
+        tick.tv_nsec += 1000000;
+        if (tick.tv_nsec >= 1000000000) { tick.tv_nsec -= 1000000000; tick.tv_sec++; }
+        clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &tick, NULL);
+        long long now = now_ns();
+        long long due = (now - start) * rate / 1000000000LL;
+        if (due > total) due = total;
+        while (sent < due) {
+            size_t run = (size_t)(due - sent);
+            if (run > cycle_messages - position) run = cycle_messages - position;
+            write_all(fd, cycle + offsets[position], offsets[position + run] - offsets[position]);
+            sent += (long long)run;
+            position = (position + run) % cycle_messages;
+        }
+        if (now >= next_probe) {
+            length = 0;
+            probes++;
+            int press = probes % 2 == 1, index = (probes / 2) % PROBES, centidegrees = 2200 + (probes % 40) * 25;
+            if (press) append_wire(button_advert(probes & 0xFF, 1), &probe, &length, &capacity);
+            else append_wire(thermometer(index, -50, centidegrees, (unsigned)probes), &probe, &length, &capacity);
+            write_all(fd, probe, length);
+            long long written = now_ns();
+            if (press) printf("probe b %d %lld\n", probes, written);
+            else printf("probe v %d %lld %d %d\n", probes, written, index, centidegrees);
+            next_probe += 250000000LL;
+        }
+    }
+    printf("sent %lld %lld %lld\n", sent, start, now_ns());
+    fflush(stdout);
+    free(probe);
+}
+
 int main(int argc, char **argv) {
-    if (argc != 5) {
-        fprintf(stderr, "usage: %s ADDRESS DEVICES COUNT rssi|pvvx|mibeacon\n", argv[0]);
+    paced = argc == 6 && strcmp(argv[3], "paced") == 0;
+    if (argc != 5 && !paced) {
+        fprintf(stderr, "usage: %s ADDRESS DEVICES COUNT rssi|pvvx|mibeacon, or ADDRESS DEVICES paced RATE SECONDS\n", argv[0]);
         return 2;
     }
     devices = atoi(argv[2]);
-    count = atoi(argv[3]);
-    pvvx = strcmp(argv[4], "pvvx") == 0;
-    mibeacon = strcmp(argv[4], "mibeacon") == 0;
-    if (devices < 1 || devices > 65535 || count < devices) {
-        fprintf(stderr, "need 1 <= DEVICES <= 65535 and COUNT >= DEVICES\n");
-        return 2;
+    if (paced) {
+        rate = atoi(argv[4]);
+        seconds = atoi(argv[5]);
+        pvvx = 1;
+        if (devices <= PROBES || devices > 65534 || rate < 1 || seconds < 1) {
+            fprintf(stderr, "need %d < DEVICES <= 65534, RATE >= 1 and SECONDS >= 1\n", PROBES);
+            return 2;
+        }
+    } else {
+        count = atoi(argv[3]);
+        pvvx = strcmp(argv[4], "pvvx") == 0;
+        mibeacon = strcmp(argv[4], "mibeacon") == 0;
+        if (devices < 1 || devices > 65535 || count < devices) {
+            fprintf(stderr, "need 1 <= DEVICES <= 65535 and COUNT >= DEVICES\n");
+            return 2;
+        }
     }
     signal(SIGUSR1, on_usr1);
     DBusError error;
@@ -293,13 +459,13 @@ int main(int argc, char **argv) {
         return 1;
     }
     dbus_connection_add_filter(connection, on_message, NULL, NULL);
-    prepare();
+    if (paced) prepare_paced(); else prepare();
     printf("ready\n");
     fflush(stdout);
     int sent = 0;
     while (dbus_connection_read_write_dispatch(connection, 20)) {
         if (go && !sent) {
-            burst(connection);
+            if (paced) feed(connection); else burst(connection);
             sent = 1;
         }
     }
