@@ -1,7 +1,7 @@
 public import AsyncHTTPClient
 public import BridgeCore
 import FoundationEssentials
-import Support
+public import Support
 public import LIFXModels
 import NIOCore
 import NIOHTTP1
@@ -11,10 +11,15 @@ public struct LIFXClient: Sendable {
     let baseURL: String
     let token: String
     let http: HTTPClient
+    /// Stamps each response, for the rate limit's reset (see `RateReset`).
+    let clock: WallClock
     let timeout: TimeAmount
 
     /// Creates a client; `baseURL` is e.g. `https://api.lifx.com/v1`.
-    public init(baseURL: String, token: String, http: HTTPClient = .shared, timeoutSeconds: Int64 = 10) {
+    public init(
+        baseURL: String, token: String, http: HTTPClient = .shared, timeoutSeconds: Int64 = 10, clock: WallClock = .system
+    ) {
+        self.clock = clock
         self.baseURL = baseURL.hasSuffix("/") ? String(baseURL.dropLast()) : baseURL
         self.token = token
         self.http = http
@@ -98,7 +103,7 @@ public struct LIFXClient: Sendable {
         LIFXMetrics.requests.increment()
         do {
             response = try await http.execute(request, timeout: timeout)
-            receivedAt = Date().timeIntervalSince1970
+            receivedAt = clock.now
             bytes = Array(buffer: try await response.body.collect(upTo: 32 * 1024 * 1024))
         } catch let error as HTTPClientError where [.deadlineExceeded, .readTimeout, .connectTimeout].contains(error) {
             LIFXMetrics.failures.increment()

@@ -1,3 +1,5 @@
+public import Support
+
 /// Pacing of the LIFX driver.
 public struct LIFXDriverOptions: Sendable {
     /// How often all lights are listed.
@@ -15,13 +17,17 @@ public struct LIFXDriverOptions: Sendable {
     public var maxAttempts: Int
     /// How long a light's write may wait before the light shows `busy`: a quick write is one state message.
     public var busyAfter: Duration
+    /// The clock the rate budget reads: the cloud's limits reset at wall-clock times.
+    public var clock: WallClock
 
     /// Creates options; the defaults suit the cloud's 120 requests a minute.
     public init(
         pollInterval: Duration = .seconds(30), gatherWindow: Duration = .milliseconds(30),
         minWriteInterval: Duration = .milliseconds(300), sceneRefreshPolls: Int = 10,
-        unauthorizedRetry: Duration = .seconds(300), maxAttempts: Int = 5, busyAfter: Duration = .seconds(1)
+        unauthorizedRetry: Duration = .seconds(300), maxAttempts: Int = 5, busyAfter: Duration = .seconds(1),
+        clock: WallClock = .system
     ) {
+        self.clock = clock
         self.pollInterval = pollInterval
         self.gatherWindow = gatherWindow
         self.minWriteInterval = minWriteInterval

@@ -9,13 +9,13 @@ extension LIFXDriver {
         var polls = 0
         var backoff = Backoff(initial: .seconds(1), maximum: min(max(options.pollInterval, .seconds(1)), .seconds(300)))
         while !Task.isCancelled {
-            if let delay = budget.delay(for: .poll, now: Date().timeIntervalSince1970) {
+            if let delay = budget.delay(for: .poll, now: options.clock.now) {
                 logger.debug("LIFX poll waits for the rate budget", metadata: ["seconds": "\(delay)"])
                 guard await pause(seconds: delay) else { return }
                 continue
             }
             let requestedAt = ContinuousClock.now
-            budget.spend(now: Date().timeIntervalSince1970)
+            budget.spend(now: options.clock.now)
             do throws(LIFXError) {
                 let reply = try await client.listLights()
                 noteRate(reply.rate)
@@ -42,7 +42,7 @@ extension LIFXDriver {
             setStatus(.unauthorized, "the LIFX cloud refused the token (401)")
             return await pollPause.wait(options.unauthorizedRetry)
         case .rateLimited(let reset):
-            budget.rateLimited(reset: reset, now: Date().timeIntervalSince1970)
+            budget.rateLimited(reset: reset, now: options.clock.now)
             return true
         default:
             let wait = backoff.next()
@@ -53,7 +53,7 @@ extension LIFXDriver {
     }
 
     func refreshScenes() async throws(LIFXError) {
-        budget.spend(now: Date().timeIntervalSince1970)
+        budget.spend(now: options.clock.now)
         let reply = try await client.listScenes()
         noteRate(reply.rate)
         guard reply.value != scenes else { return }

@@ -46,16 +46,16 @@ extension LIFXDriver {
 
     /// A request outside the write queue, still counted against the budget.
     private func direct<T: Sendable>(_ call: @Sendable (LIFXClient) async throws(LIFXError) -> LIFXReply<T>) async throws(CommandError) -> T {
-        if let delay = budget.delay(for: .write, now: Date().timeIntervalSince1970) {
+        if let delay = budget.delay(for: .write, now: options.clock.now) {
             throw CommandError("rate limited by the LIFX cloud; try again in \(Int(delay.rounded(.up))) s")
         }
-        budget.spend(now: Date().timeIntervalSince1970)
+        budget.spend(now: options.clock.now)
         do {
             let reply = try await call(client)
             noteRate(reply.rate)
             return reply.value
         } catch {
-            if case .rateLimited(let reset) = error { budget.rateLimited(reset: reset, now: Date().timeIntervalSince1970) }
+            if case .rateLimited(let reset) = error { budget.rateLimited(reset: reset, now: options.clock.now) }
             throw CommandError(error.description)
         }
     }

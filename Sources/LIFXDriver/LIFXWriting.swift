@@ -13,7 +13,7 @@ extension LIFXDriver {
                 if let lastStart, ContinuousClock.now < lastStart + options.minWriteInterval {
                     guard await pause(seconds: (lastStart + options.minWriteInterval - ContinuousClock.now).inSeconds) else { return }
                 }
-                if let delay = budget.delay(for: .write, now: Date().timeIntervalSince1970) {
+                if let delay = budget.delay(for: .write, now: options.clock.now) {
                     logger.info("LIFX writes wait for the rate limit to reset", metadata: ["seconds": "\(Int(delay.rounded(.up)))"])
                     guard await pause(seconds: delay + 0.05) else { return }
                     continue
@@ -30,7 +30,7 @@ extension LIFXDriver {
     func flushBeforeExit(within limit: Duration) async {
         let deadline = ContinuousClock.now + limit
         while !pending.isEmpty, ContinuousClock.now < deadline,
-            budget.delay(for: .write, now: Date().timeIntervalSince1970) == nil
+            budget.delay(for: .write, now: options.clock.now) == nil
         {
             _ = await send(pending.takeNext())
         }
@@ -49,7 +49,7 @@ extension LIFXDriver {
             for id in touched { lastWriteDone[id] = now }
             refreshStatus(touched)
         }
-        budget.spend(now: Date().timeIntervalSince1970)
+        budget.spend(now: options.clock.now)
         do throws(LIFXError) {
             let outcomes = try await request(batch)
             writeBackoff.reset()
@@ -130,7 +130,7 @@ extension LIFXDriver {
     private func writeFailed(_ batch: [(selector: String, operation: LIFXOperation)], _ error: LIFXError) async -> Bool {
         switch error {
         case .rateLimited(let reset):
-            let wait = budget.rateLimited(reset: reset, now: Date().timeIntervalSince1970)
+            let wait = budget.rateLimited(reset: reset, now: options.clock.now)
             logger.warning("LIFX rate limit reached; commands wait for the reset", metadata: ["retry_in": "\(Int(wait.rounded(.up)))s"])
             pending.requeue(batch)
             return true
