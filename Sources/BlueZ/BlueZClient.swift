@@ -33,7 +33,8 @@ public final class BlueZClient {
     /// Signals the mailbox dropped so far (it was full), and when that was last logged.
     private var dropped = 0
     private var droppedLogged: ContinuousClock.Instant?
-    /// A batch was handed over: the caller's other work runs before the next is taken (see `next()`).
+    /// The last batch was handed over without waiting for the bus: the caller's other work runs before the next
+    /// is taken (see `next()`).
     private var yieldFirst = false
 
     /// Creates a client on an open connection; nothing arrives until `bus.follow()` runs. Service data under
@@ -55,6 +56,7 @@ public final class BlueZClient {
             yieldFirst = false
             await Task.yield()
         }
+        var waited = false
         while !Task.isCancelled {
             if !ready.isEmpty { return ready.removeFirst() }
             for note in bus.mailbox.takeNotes() { await take(note) }
@@ -64,9 +66,10 @@ public final class BlueZClient {
             var changes: [BlueZChange] = []
             for entry in batch { apply(entry.path, entry.items, into: &changes) }
             if !changes.isEmpty {
-                yieldFirst = true
+                yieldFirst = !waited
                 return .changed(changes)
             }
+            waited = true
             guard await rings.next(isolation: #isolation) != nil else {
                 // The feed ended: whatever it left, then the end.
                 for note in bus.mailbox.takeNotes() { await take(note) }

@@ -100,7 +100,28 @@ static void mibeacon_frame(int index, int decidegrees, unsigned counter, unsigne
     EVP_CIPHER_CTX_free(context);
 }
 
-/* ServiceData as BlueZ sends it: a{sv}, the 128-bit UUID to a variant holding ay. pvvx layout: MAC reversed,
+/* ServiceData as BlueZ sends it: a{sv}, the 128-bit UUID to a variant holding ay. */
+static void service_data(DBusMessageIter *dict, const char *uuid, const unsigned char *bytes, int size) {
+    const char *key = "ServiceData";
+    DBusMessageIter entry, variant, services, service, inner, array;
+    dbus_message_iter_open_container(dict, DBUS_TYPE_DICT_ENTRY, NULL, &entry);
+    dbus_message_iter_append_basic(&entry, DBUS_TYPE_STRING, &key);
+    dbus_message_iter_open_container(&entry, DBUS_TYPE_VARIANT, "a{sv}", &variant);
+    dbus_message_iter_open_container(&variant, DBUS_TYPE_ARRAY, "{sv}", &services);
+    dbus_message_iter_open_container(&services, DBUS_TYPE_DICT_ENTRY, NULL, &service);
+    dbus_message_iter_append_basic(&service, DBUS_TYPE_STRING, &uuid);
+    dbus_message_iter_open_container(&service, DBUS_TYPE_VARIANT, "ay", &inner);
+    dbus_message_iter_open_container(&inner, DBUS_TYPE_ARRAY, "y", &array);
+    dbus_message_iter_append_fixed_array(&array, DBUS_TYPE_BYTE, &bytes, size);
+    dbus_message_iter_close_container(&inner, &array);
+    dbus_message_iter_close_container(&service, &inner);
+    dbus_message_iter_close_container(&services, &service);
+    dbus_message_iter_close_container(&variant, &services);
+    dbus_message_iter_close_container(&entry, &variant);
+    dbus_message_iter_close_container(dict, &entry);
+}
+
+/* A thermometer's ServiceData. pvvx layout: MAC reversed,
  * temperature s16 x0.01 degC, humidity u16 x0.01 %, battery mV u16, battery %, counter, flags; little-endian.
  * mibeacon: the frame above, `counter` its frame counter with the extended counter above it. */
 static void entry_service_data(DBusMessageIter *dict, int index, int centidegrees, unsigned counter) {
@@ -118,24 +139,7 @@ static void entry_service_data(DBusMessageIter *dict, int index, int centidegree
         payload[10] = millivolts & 0xFF; payload[11] = millivolts >> 8;
         payload[12] = 90; payload[13] = counter & 0xFF; payload[14] = 0;
     }
-    const unsigned char *bytes = payload;
-    const char *key = "ServiceData", *uuid = mibeacon ? SERVICE_FE95 : SERVICE_181A;
-    DBusMessageIter entry, variant, services, service, inner, array;
-    dbus_message_iter_open_container(dict, DBUS_TYPE_DICT_ENTRY, NULL, &entry);
-    dbus_message_iter_append_basic(&entry, DBUS_TYPE_STRING, &key);
-    dbus_message_iter_open_container(&entry, DBUS_TYPE_VARIANT, "a{sv}", &variant);
-    dbus_message_iter_open_container(&variant, DBUS_TYPE_ARRAY, "{sv}", &services);
-    dbus_message_iter_open_container(&services, DBUS_TYPE_DICT_ENTRY, NULL, &service);
-    dbus_message_iter_append_basic(&service, DBUS_TYPE_STRING, &uuid);
-    dbus_message_iter_open_container(&service, DBUS_TYPE_VARIANT, "ay", &inner);
-    dbus_message_iter_open_container(&inner, DBUS_TYPE_ARRAY, "y", &array);
-    dbus_message_iter_append_fixed_array(&array, DBUS_TYPE_BYTE, &bytes, size);
-    dbus_message_iter_close_container(&inner, &array);
-    dbus_message_iter_close_container(&service, &inner);
-    dbus_message_iter_close_container(&services, &service);
-    dbus_message_iter_close_container(&variant, &services);
-    dbus_message_iter_close_container(&entry, &variant);
-    dbus_message_iter_close_container(dict, &entry);
+    service_data(dict, mibeacon ? SERVICE_FE95 : SERVICE_181A, payload, size);
 }
 
 static void device_path(int index, char *path, size_t size) {
@@ -259,15 +263,11 @@ static void prepare(void) {
     }
 }
 
-static void burst(DBusConnection *connection) {
-    int fd;
-    dbus_connection_flush(connection);
-    if (!dbus_connection_get_unix_fd(connection, &fd)) abort();
-    long long start = now_ns();
+/* Writes all of `length` bytes, waiting while the bus does not take them. */
+static void write_all(int fd, const char *bytes, size_t length) {
     size_t done = 0;
-    while (done < wire_length) {
-        size_t chunk = wire_length - done < 65536 ? wire_length - done : 65536;
-        ssize_t written = write(fd, wire + done, chunk);
+    while (done < length) {
+        ssize_t written = write(fd, bytes + done, length - done);
         if (written > 0) {
             done += (size_t)written;
         } else if (written < 0 && (errno == EAGAIN || errno == EINTR)) {
@@ -278,6 +278,15 @@ static void burst(DBusConnection *connection) {
             exit(1);
         }
     }
+}
+
+static void burst(DBusConnection *connection) {
+    int fd;
+    dbus_connection_flush(connection);
+    if (!dbus_connection_get_unix_fd(connection, &fd)) abort();
+    long long start = now_ns();
+    for (size_t done = 0; done < wire_length; done += 65536)
+        write_all(fd, wire + done, wire_length - done < 65536 ? wire_length - done : 65536);
     long long end = now_ns();
     printf("sent %d %lld %lld\n", count, start, end);
     fflush(stdout);
@@ -306,51 +315,19 @@ static DBusMessage *button_advert(int packet, int press) {
     char path[64];
     device_path(devices, path, sizeof path);
     DBusMessage *message = dbus_message_new_signal(path, "org.freedesktop.DBus.Properties", "PropertiesChanged");
-    const char *interface = "org.bluez.Device1", *key = "ServiceData", *uuid = SERVICE_FCD2;
+    const char *interface = "org.bluez.Device1";
     unsigned char payload[5] = {0x40, 0x00, (unsigned char)packet, 0x3A, 0x01};
-    const unsigned char *bytes = payload;
     dbus_int16_t rssi = -55;
-    DBusMessageIter args, dict, entry, variant, services, service, inner, array, invalidated;
+    DBusMessageIter args, dict, invalidated;
     dbus_message_iter_init_append(message, &args);
     dbus_message_iter_append_basic(&args, DBUS_TYPE_STRING, &interface);
     dbus_message_iter_open_container(&args, DBUS_TYPE_ARRAY, "{sv}", &dict);
     entry_basic(&dict, "RSSI", DBUS_TYPE_INT16, "n", &rssi);
-    dbus_message_iter_open_container(&dict, DBUS_TYPE_DICT_ENTRY, NULL, &entry);
-    dbus_message_iter_append_basic(&entry, DBUS_TYPE_STRING, &key);
-    dbus_message_iter_open_container(&entry, DBUS_TYPE_VARIANT, "a{sv}", &variant);
-    dbus_message_iter_open_container(&variant, DBUS_TYPE_ARRAY, "{sv}", &services);
-    dbus_message_iter_open_container(&services, DBUS_TYPE_DICT_ENTRY, NULL, &service);
-    dbus_message_iter_append_basic(&service, DBUS_TYPE_STRING, &uuid);
-    dbus_message_iter_open_container(&service, DBUS_TYPE_VARIANT, "ay", &inner);
-    dbus_message_iter_open_container(&inner, DBUS_TYPE_ARRAY, "y", &array);
-    dbus_message_iter_append_fixed_array(&array, DBUS_TYPE_BYTE, &bytes, press ? 5 : 3);
-    dbus_message_iter_close_container(&inner, &array);
-    dbus_message_iter_close_container(&service, &inner);
-    dbus_message_iter_close_container(&services, &service);
-    dbus_message_iter_close_container(&variant, &services);
-    dbus_message_iter_close_container(&entry, &variant);
-    dbus_message_iter_close_container(&dict, &entry);
+    service_data(&dict, SERVICE_FCD2, payload, press ? 5 : 3);
     dbus_message_iter_close_container(&args, &dict);
     dbus_message_iter_open_container(&args, DBUS_TYPE_ARRAY, "s", &invalidated);
     dbus_message_iter_close_container(&args, &invalidated);
     return message;
-}
-
-/* Writes all of `length` bytes, waiting while the bus does not take them. */
-static void write_all(int fd, const char *bytes, size_t length) {
-    size_t done = 0;
-    while (done < length) {
-        ssize_t written = write(fd, bytes + done, length - done);
-        if (written > 0) {
-            done += (size_t)written;
-        } else if (written < 0 && (errno == EAGAIN || errno == EINTR)) {
-            struct pollfd out = {.fd = fd, .events = POLLOUT};
-            poll(&out, 1, -1);
-        } else {
-            perror("write");
-            exit(1);
-        }
-    }
 }
 
 /* The sustained feed: the other thermometers' adverts, 20 rounds of RSSI marshalled beforehand and sent in
