@@ -1,7 +1,9 @@
-/* The release binary links libdbus statically (Package.swift), so that the image need not carry the
+/* The release daemon links libdbus statically (Package.swift), so that the image need not carry the
    libsystemd that Debian's shared libdbus loads, with libgcrypt, libzstd, liblzma, liblz4, libcap and
    libgpg-error behind it (3.5 MB). libdbus calls libsystemd only to take over listening sockets that
    systemd passes to a D-Bus *server*; the daemon is always a client, so it is told that none were passed. */
+
+#include "CSystemdStubs.h"
 
 #ifdef T2M_STATIC_DBUS
 
