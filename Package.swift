@@ -41,6 +41,8 @@ let package = Package(
             pkgConfig: "libcrypto",
             providers: [.apt(["libssl-dev"])]
         ),
+        // libdbus, linked shared: pkg-config's -ldbus-1 leads SwiftPM's link line, so a later -Bstatic -ldbus-1 would
+        // find every symbol already defined by the shared library.
         .systemLibrary(
             name: "CDBus",
             pkgConfig: "dbus-1",
@@ -52,9 +54,6 @@ let package = Package(
             pkgConfig: "yaml-0.1",
             providers: [.apt(["libyaml-dev"])]
         ),
-        // The libsystemd calls of a static libdbus, answered for a D-Bus client (see sd-daemon.c); only the
-        // release daemon, which links libdbus statically, links it.
-        .target(name: "CSystemdStubs", cSettings: [.define("T2M_STATIC_DBUS", .when(configuration: .release))]),
         .target(
             name: "Mosquitto",
             dependencies: [
@@ -272,7 +271,6 @@ let package = Package(
                 "BridgeCore",
                 "BridgeConfig",
                 "Support",
-                "CSystemdStubs",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -280,13 +278,11 @@ let package = Package(
             // The release binary is linked by lld with packed relative relocations (glibc 2.36, Debian 12, reads
             // them): 3 MB of relocations become 26 kB, and start-up no longer reads them all. Nothing looks the
             // daemon's symbols up at run time, so they are not exported either; a crash backtrace shows addresses,
-            // which the unstripped binary of the same build resolves. libdbus is linked in statically, so the image
-            // needs neither it nor the libsystemd that Debian's shared libdbus loads (see CSystemdStubs).
+            // which the unstripped binary of the same build resolves.
             linkerSettings: [
                 .unsafeFlags(
                     [
                         "-use-ld=lld", "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs", "-Xlinker", "--no-export-dynamic",
-                        "-Xlinker", "-Bstatic", "-Xlinker", "-ldbus-1", "-Xlinker", "-Bdynamic",
                     ],
                     .when(configuration: .release))
             ]

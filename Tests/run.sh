@@ -114,9 +114,8 @@ SWT_EXPERIMENTAL_MAXIMUM_PARALLELIZATION_WIDTH=1 swift test --force-resolved-ver
 echo "==> swift test --force-resolved-versions --filter '$CLUSTER' (several daemons, on their own)"
 swift test --force-resolved-versions --filter "$CLUSTER"
 
-# The binary people run is the static release build: the Swift runtime linked in, libdbus linked in statically
-# (CSystemdStubs answers its libsystemd calls), linked by lld. So the suites run once more with every daemon they
-# start taken from it.
+# The binary people run is the static release build: the Swift runtime linked in, linked by lld with the release
+# settings of Package.swift. So the suites run once more with every daemon they start taken from it.
 echo "==> swift build -c release --product things2mqtt --static-swift-stdlib (the binary as shipped)"
 swift build -c release --product things2mqtt --static-swift-stdlib --force-resolved-versions --scratch-path .build-release
 RELEASE_BIN="$(swift build -c release --scratch-path .build-release --show-bin-path)/things2mqtt"

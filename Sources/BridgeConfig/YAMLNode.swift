@@ -42,6 +42,7 @@ public struct YAMLPair: Sendable {
 
 /// A composed YAML node: aliases already stand for their anchors' nodes, merge keys are already merged.
 public enum YAMLNode: Sendable {
+    /// A single value.
     case scalar(YAMLScalar)
     /// The pairs in the order written, merged pairs after them; the mark is where the mapping starts.
     case mapping([YAMLPair], YAMLMark)
