@@ -7,13 +7,6 @@ let strictSettings: [SwiftSetting] = [
     .unsafeFlags(["-cross-module-optimization"], .when(configuration: .release)),
 ]
 
-// Where Debian's libdbus-1-dev puts the headers; the second one is per architecture (amd64 and arm64 builds).
-let dbusIncludes = [
-    "-I/usr/include/dbus-1.0",
-    "-I/usr/lib/x86_64-linux-gnu/dbus-1.0/include",
-    "-I/usr/lib/aarch64-linux-gnu/dbus-1.0/include",
-]
-
 let package = Package(
     name: "things2mqtt",
     // Linux only (libdbus, libmosquitto, Glibc, hidraw and RFCOMM sockets): no Apple platform is listed, as none builds.
@@ -29,8 +22,9 @@ let package = Package(
         .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
         .package(url: "https://github.com/apple/swift-nio-extras.git", from: "1.35.2"),
-        .package(url: "https://github.com/jpsim/Yams.git", from: "6.2.2"),
-        .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
+        // Without its default traits: `FullFoundation` would bring full Foundation (and ICU) into the daemon, and
+        // `ConfigurationSupport` swift-configuration, which the daemon does not use.
+        .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1", traits: []),
         .package(url: "https://github.com/hummingbird-project/hummingbird-websocket.git", from: "2.8.1"),
         .package(url: "https://github.com/hummingbird-project/swift-websocket.git", from: "1.6.2"),
         .package(url: "https://github.com/swift-server/swift-prometheus.git", from: "2.4.1"),
@@ -47,19 +41,18 @@ let package = Package(
             pkgConfig: "libcrypto",
             providers: [.apt(["libssl-dev"])]
         ),
-        // libdbus's headers (libdbus-1-dev). Not a pkg-config system library: pkg-config would link the shared
-        // libdbus everywhere, and the release binary links the static one (see sd-daemon.c).
-        .target(
+        // libdbus, linked shared: pkg-config's -ldbus-1 leads SwiftPM's link line, so a later -Bstatic -ldbus-1 would
+        // find every symbol already defined by the shared library.
+        .systemLibrary(
             name: "CDBus",
-            cSettings: [
-                .unsafeFlags(dbusIncludes),
-                .define("T2M_STATIC_DBUS", .when(configuration: .release)),
-            ],
-            linkerSettings: [
-                .linkedLibrary("dbus-1", .when(configuration: .debug)),
-                .unsafeFlags(["-Xlinker", "-Bstatic", "-Xlinker", "-ldbus-1", "-Xlinker", "-Bdynamic"],
-                             .when(configuration: .release)),
-            ]
+            pkgConfig: "dbus-1",
+            providers: [.apt(["libdbus-1-dev"])]
+        ),
+        // libyaml's event parser, which the config's own composer reads (BridgeConfig's YAMLComposer).
+        .systemLibrary(
+            name: "CYAML",
+            pkgConfig: "yaml-0.1",
+            providers: [.apt(["libyaml-dev"])]
         ),
         .target(
             name: "Mosquitto",
@@ -79,7 +72,7 @@ let package = Package(
                 "CDBus", "Support",
                 .product(name: "Logging", package: "swift-log"),
             ],
-            swiftSettings: strictSettings + [.unsafeFlags(dbusIncludes.flatMap { ["-Xcc", $0] })]
+            swiftSettings: strictSettings
         ),
         .target(
             name: "BridgeCore",
@@ -91,7 +84,7 @@ let package = Package(
             dependencies: [
                 "BridgeCore",
                 "Support",
-                .product(name: "Yams", package: "Yams"),
+                "CYAML",
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strictSettings
@@ -182,9 +175,6 @@ let package = Package(
             swiftSettings: strictSettings
         ),
         .target(name: "CSimPTY"),
-        // ICU's data for the daemon, a subset of the toolchain's (see make-icu-data.py): a static binary
-        // then carries 3 MB of it instead of 34.
-        .target(name: "ICUData", exclude: ["make-icu-data.py", "icudt76l.dat"], cSettings: [.headerSearchPath(".")]),
         .target(
             name: "EV3Simulator",
             dependencies: [
@@ -281,28 +271,18 @@ let package = Package(
                 "BridgeCore",
                 "BridgeConfig",
                 "Support",
-                "ICUData",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
-            exclude: ["link-order.txt", "link-order-adverts.txt", "make-link-order.py", "make-link-order.sh"],
             swiftSettings: strictSettings,
             // The release binary is linked by lld with packed relative relocations (glibc 2.36, Debian 12, reads
             // them): 3 MB of relocations become 26 kB, and start-up no longer reads them all. Nothing looks the
-            // daemon's symbols up at run time, so they are not exported either (4 MB of dynamic symbols): the
-            // binary and its resident memory shrink by 7 and 5 MB; a crash backtrace shows addresses, which the
-            // unstripped binary of the same build resolves.
-            // The functions the daemon runs (link-order.txt, written by make-link-order.sh from a profile of the
-            // demo) are placed first, so they share pages: the kernel maps code in 64 kB windows around each page
-            // used, and run code spread over 29 MB of text kept far more of it resident. Built with
-            // `-Xswiftc -Xfrontend -Xswiftc -function-sections` (Tests/run.sh, the Dockerfile), each function is a
-            // section of its own and can be placed alone; names the code no longer has are skipped.
+            // daemon's symbols up at run time, so they are not exported either; a crash backtrace shows addresses,
+            // which the unstripped binary of the same build resolves.
             linkerSettings: [
                 .unsafeFlags(
                     [
                         "-use-ld=lld", "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs", "-Xlinker", "--no-export-dynamic",
-                        "-Xlinker", "--symbol-ordering-file=\(Context.packageDirectory)/Sources/things2mqtt/link-order.txt",
-                        "-Xlinker", "--no-warn-symbol-ordering",
                     ],
                     .when(configuration: .release))
             ]
@@ -442,7 +422,6 @@ let package = Package(
             name: "HomeAssistantAddonTests",
             dependencies: [
                 "HomeAssistantAddon", "TestSupport", "BridgeConfig", "BridgeCore", "Things2MQTTApp",
-                .product(name: "Yams", package: "Yams"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
             ],
             swiftSettings: strictSettings

@@ -33,7 +33,7 @@ fi
 
 # chromium and chromium-driver: the frontend's tests drive a headless browser over WebDriver; apparmor: its parser checks
 # the Home Assistant add-on's profile.
-PACKAGES=(mosquitto mosquitto-clients libmosquitto-dev libdbus-1-dev libssl-dev dbus-daemon python3-dbusmock pkg-config python3-venv
+PACKAGES=(mosquitto mosquitto-clients libmosquitto-dev libdbus-1-dev libssl-dev libyaml-dev dbus-daemon python3-dbusmock pkg-config python3-venv
     openssl chromium chromium-driver apparmor)
 
 echo "==> System packages: ${PACKAGES[*]}"
@@ -114,23 +114,11 @@ SWT_EXPERIMENTAL_MAXIMUM_PARALLELIZATION_WIDTH=1 swift test --force-resolved-ver
 echo "==> swift test --force-resolved-versions --filter '$CLUSTER' (several daemons, on their own)"
 swift test --force-resolved-versions --filter "$CLUSTER"
 
-# The binary people run is the static release build, and only it links the project's cut of ICU's data
-# (docs/architecture.md, "ICU's data"): a debug build's Foundation reads its own full package. So the suites
-# run once more with every daemon they start taken from the static release binary.
+# The binary people run is the static release build: the Swift runtime linked in, linked by lld with the release
+# settings of Package.swift. So the suites run once more with every daemon they start taken from it.
 echo "==> swift build -c release --product things2mqtt --static-swift-stdlib (the binary as shipped)"
-swift build -c release --product things2mqtt --static-swift-stdlib --force-resolved-versions --scratch-path .build-release \
-  -Xswiftc -Xfrontend -Xswiftc -function-sections
+swift build -c release --product things2mqtt --static-swift-stdlib --force-resolved-versions --scratch-path .build-release
 RELEASE_BIN="$(swift build -c release --scratch-path .build-release --show-bin-path)/things2mqtt"
-# The binary places the functions link-order.txt lists first (docs/architecture.md, "Code layout"); once code
-# changes have renamed many of them the list places little, and make-link-order.sh is due.
-ORDER=Sources/things2mqtt/link-order.txt
-listed=$(LC_ALL=C sort -u "$ORDER" | wc -l)
-found=$(nm --defined-only "$RELEASE_BIN" | awk '{ print $3 }' | LC_ALL=C sort -u | LC_ALL=C comm -12 - <(LC_ALL=C sort -u "$ORDER") | wc -l)
-echo "==> $found of the $listed functions $ORDER lists are in the release binary (at least 80 % must be)"
-if [ $((found * 100)) -lt $((listed * 80)) ]; then
-  echo "the link order is stale: run Sources/things2mqtt/make-link-order.sh" >&2
-  exit 1
-fi
 echo "==> THINGS2MQTT_BIN=$RELEASE_BIN swift test --force-resolved-versions --skip '$QUIET'"
 THINGS2MQTT_BIN="$RELEASE_BIN" swift test --force-resolved-versions --skip "$QUIET"
 THINGS2MQTT_BIN="$RELEASE_BIN" SWT_EXPERIMENTAL_MAXIMUM_PARALLELIZATION_WIDTH=1 swift test --force-resolved-versions --filter BrowserTests

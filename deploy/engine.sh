@@ -14,7 +14,7 @@ apt_install() {
 if [ -z "${ENGINE:-}" ]; then
     if command -v docker >/dev/null 2>&1 && docker info >/dev/null 2>&1; then ENGINE=docker; else ENGINE=podman; fi
 fi
-apt_install mosquitto mosquitto-clients libmosquitto-dev libdbus-1-dev libssl-dev pkg-config openssl
+apt_install mosquitto mosquitto-clients libmosquitto-dev libdbus-1-dev libssl-dev libyaml-dev pkg-config openssl
 BUILD_FLAGS=()
 if [ "$ENGINE" = podman ]; then
     # catatonit is podman's --init (compose's `init: true`); Debian's podman does not pull it in.

@@ -1,6 +1,5 @@
 public import FoundationEssentials
 import Support
-import Yams
 
 /// One problem in a config file, with where it is.
 public struct ConfigIssue: Sendable, Equatable, CustomStringConvertible {
@@ -37,7 +36,7 @@ public enum ConfigLoader {
             text = try String(contentsOfFile: file, encoding: .utf8)
         } catch {
             throw ConfigErrors(issues: [
-                ConfigIssue(file: file, line: 1, column: 1, keyPath: "", message: "cannot read the file: \(error.localizedDescription)")
+                ConfigIssue(file: file, line: 1, column: 1, keyPath: "", message: "cannot read the file: \(Self.reason(error))")
             ])
         }
         let folder = PathText.folder(of: file)
@@ -51,25 +50,20 @@ public enum ConfigLoader {
         yaml: String, file: String, families: [FamilySection], baseDirectory: String = ".",
         environment: [String: String] = [:]
     ) throws(ConfigErrors) -> Configuration {
-        if let mark = AliasBudget.overrun(in: yaml) {
-            throw ConfigErrors(issues: [
-                ConfigIssue(
-                    file: file, line: mark.line, column: mark.column, keyPath: "",
-                    message: "YAML aliases expand to more than \(AliasBudget.maxExpandedNodes) nodes (an alias bomb?); refusing to expand further")
-            ])
-        }
-        let root: Node
+        let root: YAMLNode
         do {
-            root = try Yams.compose(yaml: yaml) ?? Node.mapping(Node.Mapping([]))
+            root = try YAMLComposer.compose(yaml) ?? .mapping([], .start)
         } catch {
-            throw ConfigErrors(issues: [syntaxIssue(error, file: file)])
+            throw ConfigErrors(issues: [
+                ConfigIssue(file: file, line: error.mark.line, column: error.mark.column, keyPath: "", message: error.message)
+            ])
         }
         let collector = IssueCollector(baseDirectory: baseDirectory)
         let interpolated = Interpolation(environment: environment, collector: collector).apply(to: root, path: [])
         var config = Configuration()
         for family in families { config.families.set(family.settings.init()) }
         do {
-            config = try YAMLDecoder().decode(
+            config = try NodeDecoder.decode(
                 Configuration.self, from: interpolated, userInfo: [.configIssues: collector, .configFamilies: families])
         } catch {
             collector.add(error, at: [])
@@ -81,11 +75,22 @@ public enum ConfigLoader {
                 issues: collector.issues.map { issue in
                     let mark = locator.mark(for: issue.path, atKey: issue.atKey)
                     return ConfigIssue(
-                        file: file, line: mark?.line ?? 1, column: mark?.column ?? 1,
+                        file: file, line: mark.line, column: mark.column,
                         keyPath: Self.keyPath(issue.path), message: issue.message)
                 }.sorted { ($0.line, $0.column) < ($1.line, $1.column) })
         }
         return config
+    }
+
+    /// Why a file could not be read, in words (FoundationEssentials' errors have no localized description).
+    static func reason(_ error: any Error) -> String {
+        guard let error = error as? CocoaError else { return String(describing: error) }
+        switch error.code {
+        case .fileReadNoSuchFile, .fileNoSuchFile: return "no such file"
+        case .fileReadNoPermission: return "permission denied"
+        case .fileReadInapplicableStringEncoding, .fileReadCorruptFile: return "not UTF-8 text"
+        default: return "error \(error.code.rawValue)"
+        }
     }
 
     /// `ble.connect[0].match.name`: sequence items as `[n]` after their key.
@@ -100,53 +105,29 @@ public enum ConfigLoader {
         }
         return result
     }
-
-    private static func syntaxIssue(_ error: any Error, file: String) -> ConfigIssue {
-        guard let yamlError = error as? YamlError else {
-            return ConfigIssue(file: file, line: 1, column: 1, keyPath: "", message: "\(error)")
-        }
-        switch yamlError {
-        case .scanner(let context, let problem, let mark, _), .parser(let context, let problem, let mark, _),
-            .composer(let context, let problem, let mark, _):
-            let detail = context.map { "\(problem) \($0.text)" } ?? problem
-            return ConfigIssue(file: file, line: mark.line, column: mark.column, keyPath: "", message: "YAML syntax: \(detail)")
-        case .duplicatedKeysInMapping(let duplicates, let context):
-            // Not the context's text: it is the whole mapping, with any password or token written in it.
-            return ConfigIssue(
-                file: file, line: context.mark.line, column: context.mark.column, keyPath: "",
-                message: "duplicate key \(duplicates.joined(separator: ", "))")
-        case .reader(let problem, let offset, _, _):
-            return ConfigIssue(file: file, line: 1, column: 1, keyPath: "", message: "YAML: \(problem) at byte \(offset ?? 0)")
-        default:
-            // Other errors' descriptions may quote the document.
-            return ConfigIssue(file: file, line: 1, column: 1, keyPath: "", message: "YAML: the file cannot be read")
-        }
-    }
 }
 
 /// Finds the YAML position of a key path so every message can point at it.
 struct NodeLocator {
-    let root: Node
+    let root: YAMLNode
 
-    func mark(for path: [String], atKey: Bool) -> Mark? {
+    func mark(for path: [String], atKey: Bool) -> YAMLMark {
         var node = root
         var best = root.mark
         for (index, component) in path.enumerated() {
             // Sequence items appear in paths as `Index 3` (decoder) or `3` (interpolation).
-            if let sequence = node.sequence {
+            if let sequence = node.items {
                 guard let position = Int(component.hasPrefix("Index ") ? String(component.dropFirst(6)) : component),
                     sequence.indices.contains(position)
                 else { break }
                 node = sequence[position]
-                best = node.mark ?? best
+                best = node.mark
                 continue
             }
-            guard let mapping = node.mapping,
-                let pair = mapping.first(where: { $0.key.string == component })
-            else { break }
+            guard let pair = node.pairs?.first(where: { $0.key.scalar?.text == component }) else { break }
             let isLast = index == path.count - 1
-            best = (isLast && atKey) ? pair.key.mark : (pair.value.mark ?? pair.key.mark)
-            if isLast, pair.value.mark == nil || pair.value.scalar?.string == "" { best = pair.key.mark }
+            best = (isLast && atKey) ? pair.key.mark : pair.value.mark
+            if isLast, pair.value.scalar?.text == "" { best = pair.key.mark }
             node = pair.value
         }
         return best

@@ -1,6 +1,5 @@
 import FoundationEssentials
 import Support
-import Yams
 
 /// A problem found while reading the config, located by its key path.
 struct PathIssue {
@@ -54,8 +53,9 @@ public final class IssueCollector {
         case is Double.Type: "a number"
         case is Bool.Type: "true or false"
         case is String.Type: "text"
-        // How Yams names a string it could not find: the value was a list or a mapping.
-        case _ where String(describing: type).hasSuffix("Scalar"): "a single value, not a list or mapping"
+        // A scalar type asked of a list or a mapping.
+        case is YAMLScalar.Type: "a single value, not a list or mapping"
+        case is [YAMLNode].Type: "a list"
         default:
             String(describing: type).hasPrefix("Dictionary") || String(describing: type).hasPrefix("KeyedDecoding")
                 ? "a mapping of keys to values" : "a value of type \(type)"
@@ -150,17 +150,20 @@ extension SectionReader {
             problem(fileKey, "cannot read \(file)")
             return nil
         }
-        guard let root = try? Yams.compose(yaml: text) else {
+        let root: YAMLNode?
+        do {
+            root = try YAMLComposer.compose(text)
+        } catch {
             problem(fileKey, "\(file) is not valid YAML")
             return nil
         }
-        guard let mapping = root.mapping else {
+        guard let pairs = root?.pairs else {
             problem(fileKey, "\(file) is not a mapping of keys to values")
             return nil
         }
         var result: [String: String] = [:]
-        for (key, value) in mapping {
-            guard let name = key.scalar?.string, let entry = value.scalar?.string else {
+        for pair in pairs {
+            guard let name = pair.key.scalar?.text, let entry = pair.value.scalar?.text else {
                 problem(fileKey, "\(file): every key and value must be text")
                 return nil
             }

@@ -102,7 +102,7 @@ struct EV3PortModes: Decodable {
     init(from decoder: any Decoder) throws {
         let collector = IssueCollector.of(decoder)
         let path = decoder.codingPath.map(\.stringValue)
-        // Read as one dictionary: a keyed lookup in Yams misses quoted keys such as "3".
+        // Read as one dictionary of text, so every key, quoted ("3") or plain (3), is checked here and reported at itself.
         let raw: [String: String]
         do {
             raw = try decoder.singleValueContainer().decode([String: String].self)

@@ -71,7 +71,7 @@ public struct LIFXClient: Sendable {
 
     /// `GET /color?string=…`: the HSBK the API reads from a colour string.
     public func validateColor(_ string: String) async throws(LIFXError) -> LIFXReply<JSONValue> {
-        let query = string.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? string
+        let query = Self.encode(string, keeping: Self.alphanumerics)
         return try await decode(.GET, "/color?string=\(query)", body: nil)
     }
 
@@ -142,13 +142,18 @@ public struct LIFXClient: Sendable {
         return String(describing: type(of: error)) + ": " + String(describing: error)
     }
 
+    private static let alphanumerics = Set("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789".utf8)
+    // RFC 3986's unreserved characters and the sub-delimiters a path segment may hold as they are (all but ";", which
+    // Foundation's urlPathAllowed escapes too, and LIFX's API has always received escaped).
+    private static let segmentCharacters = alphanumerics.union("-._~!$&'()*+,=:@".utf8)
+
     /// Percent-encodes one path segment (a selector).
-    static func encode(_ segment: String) -> String {
-        // RFC 3986's unreserved characters and the sub-delimiters a path segment may hold as they are (all but
-        // ";", which Foundation's urlPathAllowed escapes too, and LIFX's API has always received escaped).
-        let kept = Set("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~!$&'()*+,=:@".utf8)
+    static func encode(_ segment: String) -> String { encode(segment, keeping: segmentCharacters) }
+
+    /// Percent-encodes every UTF-8 byte of `text` but those `kept`.
+    private static func encode(_ text: String, keeping kept: Set<UInt8>) -> String {
         var encoded = ""
-        for byte in segment.utf8 {
+        for byte in text.utf8 {
             if kept.contains(byte) {
                 encoded.unicodeScalars.append(Unicode.Scalar(byte))
             } else {

@@ -43,7 +43,7 @@ struct StatusFileService: Service, CustomStringConvertible {
         } catch {
             if warn {
                 logger.warning(
-                    "Cannot write the status file", metadata: ["file": "\(file.path)", "error": "\(error.localizedDescription)"])
+                    "Cannot write the status file", metadata: ["file": "\(file.path)", "error": "\(error)"])
             }
             return false
         }

@@ -51,8 +51,26 @@ enum ModuleGraph {
         return names
     }
 
+    /// The target `name` and every project target it depends on, directly or through others.
+    static func closure(of name: String) throws -> [ManifestTarget] {
+        let targets = try targets()
+        var found: [ManifestTarget] = []
+        var pending = [name]
+        while let next = pending.popLast() {
+            guard !found.contains(where: { $0.name == next }), let target = targets.first(where: { $0.name == next }) else { continue }
+            found.append(target)
+            pending += target.dependencies
+        }
+        return found
+    }
+
     /// What the Swift files under `path` import, toolchain modules left out.
     static func imports(under path: String) throws -> Set<String> {
+        try allImports(under: path).subtracting(toolchainModules)
+    }
+
+    /// What the Swift files under `path` import, toolchain modules included.
+    static func allImports(under path: String) throws -> Set<String> {
         let folder = URL(fileURLWithPath: root + "/" + path)
         guard let walker = FileManager.default.enumerator(at: folder, includingPropertiesForKeys: nil) else { return [] }
         let line = try Regex(
@@ -63,7 +81,7 @@ enum ModuleGraph {
             let text = try String(contentsOf: file, encoding: .utf8)
             for match in text.matches(of: line) { found.insert(String(match.output[1].substring ?? "")) }
         }
-        return found.subtracting(toolchainModules)
+        return found
     }
 
     /// The Modules table: each row's module and the names of its Imports column ("—" for none).

@@ -3,14 +3,6 @@ import Testing
 /// docs/architecture.md's Modules table, Package.swift and the sources' imports say the same.
 @Suite("The Modules table")
 struct ModuleTableTests {
-    /// Imports that Package.swift cannot declare, per module. `AliasBudget` reads libyaml's events
-    /// through Yams' `CYaml` to refuse alias bombs before Yams composes them (composing hashes alias
-    /// keys, expanded), and Yams offers no event API and no `CYaml` product.
-    static let undeclarable: [String: Set<String>] = ["BridgeConfig": ["CYaml"]]
-    /// Dependencies declared for the linker only: `ICUData` defines the symbol ICU's own code reads its data
-    /// from, so the executable links it and imports nothing from it.
-    static let linkedOnly: [String: Set<String>] = ["things2mqtt": ["ICUData"]]
-
     @Test("every source target has a row and every row a target")
     func rowsMatchTargets() throws {
         let targets = Set(try ModuleGraph.targets().filter(\.isSource).map(\.name))
@@ -24,38 +16,14 @@ struct ModuleTableTests {
         let rows = try ModuleGraph.documentedImports()
         var differences: [String] = []
         for target in try ModuleGraph.targets() where target.isSource {
-            let exceptions = Self.undeclarable[target.name, default: []]
-            let imported = try ModuleGraph.imports(under: target.path).subtracting(exceptions)
+            let imported = try ModuleGraph.imports(under: target.path)
             let documented = rows[target.name] ?? []
             differences += Self.difference(target.name, "imported but not in the table", imported, documented)
-            let linked = Self.linkedOnly[target.name, default: []]
-            differences += Self.difference(target.name, "in the table but not imported", documented.subtracting(linked), imported)
+            differences += Self.difference(target.name, "in the table but not imported", documented, imported)
             differences += Self.difference(target.name, "imported but not declared", imported, target.dependencies)
-            let declared = target.dependencies.subtracting(Self.linkedOnly[target.name, default: []])
-            differences += Self.difference(target.name, "declared but not imported", declared, imported)
+            differences += Self.difference(target.name, "declared but not imported", target.dependencies, imported)
         }
         #expect(differences == [], "\n\(differences.joined(separator: "\n"))")
-    }
-
-    @Test("a dependency declared for the linker only is declared, in the table, and not imported")
-    func linkedOnlyIsCurrent() throws {
-        let targets = try ModuleGraph.targets()
-        let rows = try ModuleGraph.documentedImports()
-        for (module, names) in Self.linkedOnly {
-            let target = try #require(targets.first { $0.name == module })
-            #expect(target.dependencies.isSuperset(of: names), "\(module) no longer declares \(names.sorted())")
-            #expect(rows[module, default: []].isSuperset(of: names), "\(module)'s row does not list \(names.sorted())")
-            #expect(try ModuleGraph.imports(under: target.path).isDisjoint(with: names), "\(module) imports \(names.sorted()) now")
-        }
-    }
-
-    @Test("the undeclarable imports are still imported")
-    func exceptionsAreCurrent() throws {
-        let targets = try ModuleGraph.targets()
-        for (module, names) in Self.undeclarable {
-            let path = try #require(targets.first { $0.name == module }).path
-            #expect(try ModuleGraph.imports(under: path).isSuperset(of: names), "\(module) no longer imports \(names.sorted())")
-        }
     }
 
     /// "Module: what: names" when `left` has names `right` lacks.

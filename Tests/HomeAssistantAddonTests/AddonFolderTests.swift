@@ -1,8 +1,8 @@
+import BridgeConfig
 import Foundation
 import HomeAssistantAddon
 import TestSupport
 import Testing
-import Yams
 
 /// The add-on repository in deploy/home-assistant as Home Assistant's Supervisor reads it: its files, its
 /// options against the command's, their translations, and its AppArmor profile.
@@ -12,8 +12,25 @@ import Yams
 
     func yaml(_ path: String) throws -> [String: Any] {
         let text = try String(contentsOfFile: path, encoding: .utf8)
-        guard let object = try Yams.load(yaml: text) as? [String: Any] else { throw TestFailure("\(path) is not a mapping") }
+        guard let object = try YAMLComposer.compose(text).map(Self.value) as? [String: Any] else {
+            throw TestFailure("\(path) is not a mapping")
+        }
         return object
+    }
+
+    /// A node as the Supervisor reads it: mappings, lists, and plain `true`, `false` and whole numbers as such.
+    static func value(_ node: YAMLNode) -> Any {
+        switch node {
+        case .scalar(let scalar):
+            guard scalar.isPlain else { return scalar.text }
+            if let flag = ["true": true, "false": false][scalar.text] { return flag }
+            if let number = Int(scalar.text) { return number }
+            return scalar.text
+        case .mapping(let pairs, _):
+            return Dictionary(pairs.map { ($0.key.scalar?.text ?? "", value($0.value)) }, uniquingKeysWith: { first, _ in first })
+        case .sequence(let items, _):
+            return items.map(value)
+        }
     }
 
     @Test func theRepositoryHasEveryFileAnAddonNeeds() throws {

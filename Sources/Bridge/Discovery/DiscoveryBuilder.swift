@@ -1,3 +1,5 @@
+// The standard library's NFD view (what Foundation's own Unicode code uses), for folding diacritics.
+@_spi(_Unicode) import Swift
 import BridgeConfig
 import BridgeCore
 import FoundationEssentials
@@ -181,8 +183,16 @@ struct DiscoveryBuilder {
     /// A name as an entity id, accents dropped as Home Assistant does ("Küche" → `kuche`); `fallback` when
     /// nothing usable is left (a name in another script).
     static func entitySlug(_ name: String, fallback: String) -> String {
-        let result = bareSlug(name.folding(options: .diacriticInsensitive, locale: nil))
+        let result = bareSlug(withoutDiacritics(name))
         return result.isEmpty ? slug(fallback) : result
+    }
+
+    /// The text decomposed (NFD) without its combining marks: "Küche" → "Kuche", as Foundation's diacritic
+    /// folding gives it, without Foundation.
+    static func withoutDiacritics(_ text: String) -> String {
+        var kept = String.UnicodeScalarView()
+        for scalar in text._nfd where scalar.properties.canonicalCombiningClass == .notReordered { kept.append(scalar) }
+        return String(kept)
     }
 
     private static func bareSlug(_ text: String) -> String {

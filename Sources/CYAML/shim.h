@@ -1,0 +1,2 @@
+/* libyaml (libyaml-dev), whose event parser the config's composer reads. */
+#include <yaml.h>
