@@ -99,6 +99,9 @@ swift build --build-tests --force-resolved-versions
 # fire far too late. Eight tests per core keep the machine busy without that queue.
 export SWT_EXPERIMENTAL_MAXIMUM_PARALLELIZATION_WIDTH="${SWT_EXPERIMENTAL_MAXIMUM_PARALLELIZATION_WIDTH:-$(( $(nproc) * 8 ))}"
 echo "    at most $SWT_EXPERIMENTAL_MAXIMUM_PARALLELIZATION_WIDTH tests at once (SWT_EXPERIMENTAL_MAXIMUM_PARALLELIZATION_WIDTH)"
+# Everything runs here: a test whose broker, bus, browser or checker is missing fails instead of skipping, as it
+# does under a bare `swift test` (Tests/TestSupport/Requirements.swift).
+export THINGS2MQTT_FULL_TESTS=1
 
 # The browser tests time the page (devices listed within 2 s, a change shown within 1 s), which means something
 # only when the other suites are not loading the machine in parallel: they run second, on their own, and one at

@@ -91,7 +91,7 @@ import Yams
         #expect(dockerfile.contains("\"ha-addon\""))
     }
 
-    @Test func theAppArmorProfileParses() async throws {
+    @Test(.needs(.apparmor)) func theAppArmorProfileParses() async throws {
         let parser = try TestTools.locate("apparmor_parser", package: "apparmor")
         let logs = try TemporaryDirectory(prefix: "apparmor")
         defer { logs.remove() }
