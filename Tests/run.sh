@@ -102,6 +102,8 @@ echo "    at most $SWT_EXPERIMENTAL_MAXIMUM_PARALLELIZATION_WIDTH tests at once 
 # Everything runs here: a test whose broker, bus, browser or checker is missing fails instead of skipping, as it
 # does under a bare `swift test` (Tests/TestSupport/Requirements.swift).
 export THINGS2MQTT_FULL_TESTS=1
+# The tests were built above; `swift test` itself would run the web page's build plugin and compile Frontend again
+# whenever the environment differs from the last build's (another width, THINGS2MQTT_BIN), 15 to 30 s each time.
 
 # The browser tests time the page (devices listed within 2 s, a change shown within 1 s), which means something
 # only when the other suites are not loading the machine in parallel: they run second, on their own, and one at
@@ -112,12 +114,12 @@ export THINGS2MQTT_FULL_TESTS=1
 # daemons sit out the default timings (65 s) with little to do, which takes the longest test out of the third phase.
 CLUSTER="ClusterConnectionIntegrationTests|ClusterCarryIntegrationTests"
 QUIET="BrowserTests|$CLUSTER"
-echo "==> swift test --force-resolved-versions --skip '$QUIET'"
-swift test --force-resolved-versions --skip "$QUIET"
-echo "==> swift test --force-resolved-versions --filter BrowserTests (the browser, timed, on a quiet machine, one test at a time)"
-SWT_EXPERIMENTAL_MAXIMUM_PARALLELIZATION_WIDTH=1 swift test --force-resolved-versions --filter BrowserTests
-echo "==> swift test --force-resolved-versions --filter '$CLUSTER' (several daemons, on their own)"
-swift test --force-resolved-versions --filter "$CLUSTER"
+echo "==> swift test --skip-build --skip '$QUIET'"
+swift test --force-resolved-versions --skip-build --skip "$QUIET"
+echo "==> swift test --skip-build --filter BrowserTests (the browser, timed, on a quiet machine, one test at a time)"
+SWT_EXPERIMENTAL_MAXIMUM_PARALLELIZATION_WIDTH=1 swift test --force-resolved-versions --skip-build --filter BrowserTests
+echo "==> swift test --skip-build --filter '$CLUSTER' (several daemons, on their own)"
+swift test --force-resolved-versions --skip-build --filter "$CLUSTER"
 
 # The binary people run is the static release build, and only it links the project's cut of ICU's data
 # (docs/architecture.md, "ICU's data"): a debug build's Foundation reads its own full package. So the suites
@@ -141,5 +143,5 @@ fi
 # page with its healthz, metrics and websocket, loaded in Chromium. The other suites run the same sources in the
 # test process or through the debug daemon above.
 RELEASE="IntegrationTests\.(BridgeProcessTests|StartupSignalTests|CheckConfigCommandTests|BLETests)/|FrontendTests\.(DaemonFrontendTests|ClusterBrowserTests)/"
-echo "==> THINGS2MQTT_BIN=$RELEASE_BIN swift test --force-resolved-versions --filter '$RELEASE'"
-THINGS2MQTT_BIN="$RELEASE_BIN" swift test --force-resolved-versions --filter "$RELEASE"
+echo "==> THINGS2MQTT_BIN=$RELEASE_BIN swift test --skip-build --filter '$RELEASE'"
+THINGS2MQTT_BIN="$RELEASE_BIN" swift test --force-resolved-versions --skip-build --filter "$RELEASE"
