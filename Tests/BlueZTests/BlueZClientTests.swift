@@ -6,7 +6,7 @@ import Synchronization
 import Testing
 import TestSupport
 
-@Suite("BlueZ client against the BlueZ stand-in on a real dbus-daemon", .timeLimit(.minutes(2)))
+@Suite("BlueZ client against the BlueZ stand-in on a real dbus-daemon", .timeLimit(.minutes(2)), .needs(.busMock))
 struct BlueZClientTests {
     static let novaPath = "/org/bluez/hci0/dev_AA_BB_CC_DD_EE_01"
 

@@ -6,7 +6,7 @@ import Synchronization
 import Testing
 import TestSupport
 
-@Suite("A device's PropertiesChanged read straight off a real bus", .timeLimit(.minutes(1)))
+@Suite("A device's PropertiesChanged read straight off a real bus", .timeLimit(.minutes(1)), .needs(.bus))
 struct DeviceChangeReadingTests {
     static let rule = DBusMatchRule(interface: "org.freedesktop.DBus.Properties", member: "PropertiesChanged")
     static let path = "/org/bluez/hci0/dev_A4_C1_38_00_00_01"

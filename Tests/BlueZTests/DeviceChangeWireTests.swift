@@ -6,7 +6,7 @@ import Synchronization
 import Testing
 import TestSupport
 
-@Suite("A device's PropertiesChanged read from its wire form", .timeLimit(.minutes(1)))
+@Suite("A device's PropertiesChanged read from its wire form", .timeLimit(.minutes(1)), .needs(.bus))
 struct DeviceChangeWireTests {
     static let path = "/org/bluez/hci0/dev_A4_C1_38_00_00_02"
     static let rule = DBusMatchRule(interface: "org.freedesktop.DBus.Properties", member: "PropertiesChanged")

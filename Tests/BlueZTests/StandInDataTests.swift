@@ -7,7 +7,7 @@ import Synchronization
 import Testing
 import TestSupport
 
-@Suite("The BlueZ stand-in's advert data and standard services, over a real dbus-daemon", .timeLimit(.minutes(2)))
+@Suite("The BlueZ stand-in's advert data and standard services, over a real dbus-daemon", .timeLimit(.minutes(2)), .needs(.busMock))
 struct StandInDataTests {
     static let sensor = "/org/bluez/hci0/dev_A4_C1_38_12_34_56"
     static let iBeacon: [UInt8] = [

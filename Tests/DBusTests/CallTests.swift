@@ -4,7 +4,7 @@ import Testing
 
 /// Method calls through a real dbus-daemon: the daemon's own methods and a python-dbusmock service that
 /// echoes what it gets.
-@Suite(.tags(.bus)) struct CallTests {
+@Suite(.tags(.bus), .needs(.bus)) struct CallTests {
     @Test("the bus daemon answers Ping, ListNames and GetNameOwner")
     func busDaemon() async throws {
         try await Bus.with { bus in
@@ -26,7 +26,7 @@ import Testing
         }
     }
 
-    @Test("every sample value comes back unchanged from a service that echoes it")
+    @Test("every sample value comes back unchanged from a service that echoes it", .needs(.busMock))
     func echoEveryValue() async throws {
         try await Bus.with { bus in
             let mock = try await bus.mock()
@@ -38,7 +38,7 @@ import Testing
         }
     }
 
-    @Test("several arguments of every basic type come back in order")
+    @Test("several arguments of every basic type come back in order", .needs(.busMock))
     func echoSeveral() async throws {
         try await Bus.with { bus in
             let mock = try await bus.mock()
@@ -49,7 +49,7 @@ import Testing
         }
     }
 
-    @Test("a value's own signature is used when the call gives none")
+    @Test("a value's own signature is used when the call gives none", .needs(.busMock))
     func implicitSignature() async throws {
         try await Bus.with { bus in
             let mock = try await bus.mock()
@@ -60,7 +60,7 @@ import Testing
         }
     }
 
-    @Test("a large byte array crosses the bus in one piece")
+    @Test("a large byte array crosses the bus in one piece", .needs(.busMock))
     func largeBytes() async throws {
         try await Bus.with { bus in
             let mock = try await bus.mock()

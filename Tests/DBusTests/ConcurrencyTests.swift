@@ -3,7 +3,7 @@ import TestSupport
 import Testing
 
 /// Many callers at once, and calls that are still waiting when the connection ends.
-@Suite(.tags(.bus)) struct ConcurrencyTests {
+@Suite(.tags(.bus), .needs(.bus)) struct ConcurrencyTests {
     private static func ping(_ connection: DBusConnection) async throws(DBusError) {
         _ = try await connection.call(
             destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus", interface: "org.freedesktop.DBus.Peer",
@@ -38,7 +38,7 @@ import Testing
         }
     }
 
-    @Test("closing the connection fails every waiting call with .closed")
+    @Test("closing the connection fails every waiting call with .closed", .needs(.busMock))
     func closeFailsWaitingCalls() async throws {
         let bus = try await Bus.start()
         let mock = try await bus.mock()
@@ -66,7 +66,7 @@ import Testing
         await #expect(throws: DBusError.self) { try await Self.ping(connection) }
     }
 
-    @Test("cancelling the calling task fails its call with .cancelled and leaves the connection working")
+    @Test("cancelling the calling task fails its call with .cancelled and leaves the connection working", .needs(.busMock))
     func cancellation() async throws {
         try await Bus.with { bus in
             let mock = try await bus.mock()
@@ -85,7 +85,7 @@ import Testing
         }
     }
 
-    @Test("losing the bus fails waiting calls, ends subscriptions and reports .disconnected")
+    @Test("losing the bus fails waiting calls, ends subscriptions and reports .disconnected", .needs(.busMock))
     func busGoesAway() async throws {
         let bus = try await Bus.start()
         let mock = try await bus.mock()

@@ -4,7 +4,7 @@ import Testing
 
 /// Failures of calls arrive as typed errors with their D-Bus names.
 @Suite(.tags(.bus)) struct ErrorTests {
-    @Test("an error reply surfaces its name and message")
+    @Test("an error reply surfaces its name and message", .needs(.busMock))
     func errorReply() async throws {
         try await Bus.with { bus in
             let mock = try await bus.mock()
@@ -19,7 +19,7 @@ import Testing
         }
     }
 
-    @Test("calls the bus cannot deliver fail with the daemon's error names")
+    @Test("calls the bus cannot deliver fail with the daemon's error names", .needs(.bus))
     func undeliverable() async throws {
         try await Bus.with { bus in
             let unknownService = try await #require(throws: DBusError.self) {
@@ -36,7 +36,7 @@ import Testing
         }
     }
 
-    @Test("a method call to a client connection is refused by libdbus instead of left unanswered")
+    @Test("a method call to a client connection is refused by libdbus instead of left unanswered", .needs(.bus))
     func callToClient() async throws {
         try await Bus.with { bus in
             let other = try await bus.connect()
@@ -48,7 +48,7 @@ import Testing
         }
     }
 
-    @Test("a call nobody answers times out with a typed error")
+    @Test("a call nobody answers times out with a typed error", .needs(.busMock))
     func timeout() async throws {
         try await Bus.with { bus in
             let mock = try await bus.mock()
@@ -64,7 +64,7 @@ import Testing
     }
 
     @Test(
-        "invalid names are refused before anything is sent",
+        "invalid names are refused before anything is sent", .needs(.bus),
         arguments: [
             ("not a bus name", "/p", "com.example.I", "M"), ("com.example.S", "relative", "com.example.I", "M"),
             ("com.example.S", "/p", "nodots", "M"), ("com.example.S", "/p", "com.example.I", "Bad.Member"),

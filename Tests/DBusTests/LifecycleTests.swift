@@ -3,7 +3,7 @@ import TestSupport
 import Testing
 
 /// Match rules on the bus daemon follow the streams that asked for them.
-@Suite(.tags(.bus)) struct LifecycleTests {
+@Suite(.tags(.bus), .needs(.bus)) struct LifecycleTests {
     /// The match rules the daemon holds for a connection (its Debug.Stats interface).
     private static func matchRules(_ bus: Bus) async throws -> UInt32? {
         let stats = try await bus.connection.call(
@@ -12,7 +12,7 @@ import Testing
         return stats.first?["MatchRules"]?.uint32
     }
 
-    @Test("dropping a subscription's stream removes its match rules from the bus")
+    @Test("dropping a subscription's stream removes its match rules from the bus", .needs(.busMock))
     func rulesFollowStreams() async throws {
         try await Bus.with { bus in
             let mock = try await bus.mock()

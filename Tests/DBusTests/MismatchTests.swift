@@ -46,7 +46,7 @@ import Testing
         #expect(DBusValue.vardict(["k": .int32(1)])["missing"] == nil)
     }
 
-    @Test("mistyped data from a real service is reported, and the rest of the reply still reads", .tags(.bus))
+    @Test("mistyped data from a real service is reported, and the rest of the reply still reads", .tags(.bus), .needs(.busMock))
     func mistypedService() async throws {
         try await Bus.with { bus in
             let mock = try await bus.mock()

@@ -3,8 +3,8 @@ import TestSupport
 import Testing
 
 /// Subscriptions: match rules in place before `subscribe` returns, typed bodies, senders followed by name.
-@Suite(.tags(.bus)) struct SignalTests {
-    @Test("a signal the mock emits right after subscribing arrives with its typed body")
+@Suite(.tags(.bus), .needs(.bus)) struct SignalTests {
+    @Test("a signal the mock emits right after subscribing arrives with its typed body", .needs(.busMock))
     func typedBody() async throws {
         try await Bus.with { bus in
             let mock = try await bus.mock()
@@ -24,7 +24,7 @@ import Testing
         }
     }
 
-    @Test("a subscription to a well-known name receives only that name's signals")
+    @Test("a subscription to a well-known name receives only that name's signals", .needs(.busMock))
     func senderFollowsName() async throws {
         try await Bus.with { bus in
             let one = try await bus.mock(name: "com.example.First")
@@ -39,7 +39,7 @@ import Testing
         }
     }
 
-    @Test("a subscription to a well-known name follows it to a restarted service")
+    @Test("a subscription to a well-known name follows it to a restarted service", .needs(.busMock))
     func followsRestart() async throws {
         try await Bus.with { bus in
             let before = try await bus.mock()
@@ -69,7 +69,7 @@ import Testing
         }
     }
 
-    @Test("the owner of a name is followed as its process comes and goes")
+    @Test("the owner of a name is followed as its process comes and goes", .needs(.busMock))
     func nameOwnerChanges() async throws {
         try await Bus.with { bus in
             let owners = try await bus.connection.watchNameOwner("com.example.Mock")

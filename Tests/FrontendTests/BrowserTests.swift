@@ -5,7 +5,7 @@ import TestSupport
 
 /// The page in headless Chromium against the real daemon on the demo (broker, BlueZ stand-in, LIFX and EV3
 /// simulators). Serialized: each test runs a whole demo and a browser, and the machine is small.
-@Suite("Frontend in Chromium, on the demo", .serialized, .timeLimit(.minutes(3)))
+@Suite("Frontend in Chromium, on the demo", .serialized, .timeLimit(.minutes(3)), .needs(.broker, .busMock, .browser))
 struct BrowserTests {
     /// The demo with every family's devices listed, a browser at `width`×`height`, and the page open.
     static func start(width: Int = 1280, height: Int = 900, token: String? = nil) async throws -> (DemoRig, WebDriver) {
@@ -262,7 +262,7 @@ struct BrowserTests {
     }
 }
 
-@Suite("Frontend in Chromium with many devices", .timeLimit(.minutes(2)))
+@Suite("Frontend in Chromium with many devices", .timeLimit(.minutes(2)), .needs(.browser))
 struct ManyDevicesBrowserTests {
     @Test("with 200 devices the page lists them all and filters them within 2 s of load")
     func twoHundredDevices() async throws {
@@ -280,7 +280,7 @@ struct ManyDevicesBrowserTests {
     }
 }
 
-@Suite("The Cluster card in Chromium", .timeLimit(.minutes(2)))
+@Suite("The Cluster card in Chromium", .timeLimit(.minutes(2)), .needs(.broker, .busMock, .browser))
 struct ClusterBrowserTests {
     @Test("a bridge of a cluster: its Bridge page lists it in the Cluster card with its room and adapter")
     func clusterCard() async throws {

@@ -4,7 +4,7 @@ import Testing
 import TestSupport
 
 /// The drivers' own counters on `/metrics`, moved by the simulators the daemon runs against.
-@Suite("Frontend /metrics: the drivers' counters move with the simulators", .serialized, .timeLimit(.minutes(3)))
+@Suite("Frontend /metrics: the drivers' counters move with the simulators", .serialized, .timeLimit(.minutes(3)), .needs(.broker))
 struct DriverMetricsTests {
     static func scrape(_ port: Int) async throws -> [String: Double] {
         try MetricsTests.samples(try await MetricsTests.get("http://127.0.0.1:\(port)/metrics").body)
@@ -41,7 +41,7 @@ struct DriverMetricsTests {
         try await rig.stop()
     }
 
-    @Test("BLE and EV3 on the demo: adverts received and decoded, connects; polls, frames, and timeouts and a reconnect of a stalled brick")
+    @Test("BLE and EV3 on the demo: adverts received and decoded, connects; polls, frames, and timeouts and a reconnect of a stalled brick", .needs(.busMock))
     func demo() async throws {
         let rig = try await DemoRig.start()
         do {

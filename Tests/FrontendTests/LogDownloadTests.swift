@@ -39,7 +39,7 @@ struct LogDownloadTests {
         await frontend.stop()
     }
 
-    @Test("on the daemon: its lines go out on bridge/logging and into the ring, follow the log level, and never hold a secret")
+    @Test("on the daemon: its lines go out on bridge/logging and into the ring, follow the log level, and never hold a secret", .needs(.broker))
     func onTheDaemon() async throws {
         let rig = try await DaemonRig.start(token: "s3cret-page")
         let mqtt = try await TestClient.connect(to: rig.broker)

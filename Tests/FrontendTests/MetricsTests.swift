@@ -87,7 +87,7 @@ struct DaemonRig {
     }
 }
 
-@Suite("Frontend on the daemon: healthz follows the broker, the api websocket against a real broker", .serialized, .timeLimit(.minutes(3)))
+@Suite("Frontend on the daemon: healthz follows the broker, the api websocket against a real broker", .serialized, .timeLimit(.minutes(3)), .needs(.broker))
 struct DaemonFrontendTests {
     @Test("healthz answers 200 only while the daemon is connected to the broker")
     func healthFollowsBroker() async throws {

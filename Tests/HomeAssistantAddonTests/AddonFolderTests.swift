@@ -108,7 +108,7 @@ import Testing
         #expect(dockerfile.contains("\"ha-addon\""))
     }
 
-    @Test func theAppArmorProfileParses() async throws {
+    @Test(.needs(.apparmor)) func theAppArmorProfileParses() async throws {
         let parser = try TestTools.locate("apparmor_parser", package: "apparmor")
         let logs = try TemporaryDirectory(prefix: "apparmor")
         defer { logs.remove() }

@@ -55,7 +55,7 @@ import Testing
         }
     }
 
-    @Test func withEveryOptionEmptyItConnectsWithTheSupervisorsCredentialsAndRunsBLE() async throws {
+    @Test(.needs(.broker, .busMock)) func withEveryOptionEmptyItConnectsWithTheSupervisorsCredentialsAndRunsBLE() async throws {
         let password = "pw-\(UUID().uuidString.prefix(8))"
         let (broker, passwords) = try await broker(password: password)
         defer { passwords.remove() }
@@ -84,7 +84,7 @@ import Testing
         #expect(try await bridge.terminate() == 0)
     }
 
-    @Test func brokerOptionsSetByTheUserWinAndTheLogSaysSo() async throws {
+    @Test(.needs(.broker)) func brokerOptionsSetByTheUserWinAndTheLogSaysSo() async throws {
         let (broker, passwords) = try await broker(password: "unused")
         defer { passwords.remove() }
         let supervisor = try await StandInSupervisor(mqttPort: try broker.port(of: "addons"), password: "unused")

@@ -2,7 +2,7 @@ import BridgeCore
 import Testing
 import TestSupport
 
-@Suite("Forged adverts through the daemon: new passive sensors are bounded", .tags(.integration, .process), .timeLimit(.minutes(2)))
+@Suite("Forged adverts through the daemon: new passive sensors are bounded", .tags(.integration, .process), .timeLimit(.minutes(2)), .needs(.broker, .busMock))
 struct BLEAdmissionTests {
     /// A pvvx payload from A4:C1:38:`a`:`b`:`c` (the MAC reversed): 23.45 °C, 45.67 %, 2.95 V, 85 %, `counter`.
     static func pvvx(_ a: UInt8, _ b: UInt8, _ c: UInt8, counter: UInt8 = 0x12) -> [UInt8] {

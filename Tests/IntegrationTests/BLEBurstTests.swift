@@ -2,7 +2,7 @@ import BridgeCore
 import Testing
 import TestSupport
 
-@Suite("An advert burst through the daemon", .tags(.integration, .process), .timeLimit(.minutes(2)))
+@Suite("An advert burst through the daemon", .tags(.integration, .process), .timeLimit(.minutes(2)), .needs(.broker, .busMock))
 struct BLEBurstTests {
     @Test("after a burst of adverts, whatever states were held, the last one published carries the final value")
     func statesInABurst() async throws {

@@ -4,7 +4,7 @@ import Foundation
 import Testing
 import TestSupport
 
-@Suite("BLE connection upkeep through the daemon", .tags(.integration, .process), .timeLimit(.minutes(2)))
+@Suite("BLE connection upkeep through the daemon", .tags(.integration, .process), .timeLimit(.minutes(2)), .needs(.broker, .busMock))
 struct BLEConnectionTests {
     static let nova = BlueZStandIn.devicePath("AA:BB:CC:DD:EE:01")
 

@@ -6,7 +6,7 @@ import Synchronization
 import Testing
 import TestSupport
 
-@Suite("The BLE driver reports a device as heard only to a cluster", .tags(.integration), .timeLimit(.minutes(2)))
+@Suite("The BLE driver reports a device as heard only to a cluster", .tags(.integration), .needs(.busMock), .timeLimit(.minutes(2)))
 struct BLEHeardTests {
     @Test("heard goes out in a cluster and never without one", arguments: [false, true])
     func heardOnlyInACluster(shared: Bool) async throws {

@@ -3,7 +3,7 @@ import DBus
 import Testing
 import TestSupport
 
-@Suite("BLE nearby: what is heard and not admitted", .tags(.integration, .process), .timeLimit(.minutes(2)))
+@Suite("BLE nearby: what is heard and not admitted", .tags(.integration, .process), .timeLimit(.minutes(2)), .needs(.broker, .busMock))
 struct BLENearbyTests {
     @Test("ble/nearby lists a device that is not admitted with its name and signal, and drops it once it is a device")
     func nearbyUntilAdmitted() async throws {

@@ -4,7 +4,7 @@ import Foundation
 import Testing
 import TestSupport
 
-@Suite("BLE auto-connect policies through the daemon", .tags(.integration, .process), .timeLimit(.minutes(2)))
+@Suite("BLE auto-connect policies through the daemon", .tags(.integration, .process), .timeLimit(.minutes(2)), .needs(.broker, .busMock))
 struct BLEPolicyTests {
     @Test("closest connects the strongest eligible Nova up to max_devices and leaves a slightly weaker one alone")
     func closest() async throws {

@@ -4,7 +4,7 @@ import Foundation
 import Testing
 import TestSupport
 
-@Suite("BLE presence through the daemon", .tags(.integration, .process), .timeLimit(.minutes(2)))
+@Suite("BLE presence through the daemon", .tags(.integration, .process), .timeLimit(.minutes(2)), .needs(.broker, .busMock))
 struct BLEPresenceTests {
     static let nova = "/org/bluez/hci0/dev_AA_BB_CC_DD_EE_01"
 

@@ -4,7 +4,7 @@ import Foundation
 import Testing
 import TestSupport
 
-@Suite("BLE through the daemon and the BlueZ stand-in", .tags(.integration, .process), .timeLimit(.minutes(2)))
+@Suite("BLE through the daemon and the BlueZ stand-in", .tags(.integration, .process), .timeLimit(.minutes(2)), .needs(.broker, .busMock))
 struct BLETests {
     static let nova = "/org/bluez/hci0/dev_AA_BB_CC_DD_EE_01"
     static func config(_ port: Int) -> String {

@@ -3,7 +3,7 @@ import Foundation
 import Testing
 import TestSupport
 
-@Suite("things2mqtt process: will, shutdown, broker restart, reload", .tags(.integration, .process), .timeLimit(.minutes(2)))
+@Suite("things2mqtt process: will, shutdown, broker restart, reload", .tags(.integration, .process), .timeLimit(.minutes(2)), .needs(.broker))
 struct BridgeProcessTests {
     static let online: JSONValue = ["state": "online"]
     static let offline: JSONValue = ["state": "offline"]

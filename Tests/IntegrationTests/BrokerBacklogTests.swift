@@ -3,7 +3,7 @@ import BridgeCore
 import Testing
 import TestSupport
 
-@Suite("States while the broker is behind", .tags(.integration), .timeLimit(.minutes(1)))
+@Suite("States while the broker is behind", .tags(.integration), .timeLimit(.minutes(1)), .needs(.broker))
 struct BrokerBacklogTests {
     @Test("a paused broker: the bridge stops queueing states at the backlog limit, merges the rest, and publishes the newest once it runs again")
     func pausedBroker() async throws {

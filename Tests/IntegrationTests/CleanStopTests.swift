@@ -3,7 +3,7 @@ import Foundation
 import Testing
 import TestSupport
 
-@Suite("SIGTERM always ends with offline and DISCONNECT", .tags(.integration, .process), .timeLimit(.minutes(3)))
+@Suite("SIGTERM always ends with offline and DISCONNECT", .tags(.integration, .process), .timeLimit(.minutes(3)), .needs(.broker))
 struct CleanStopTests {
     @Test("ten stops in a row, some in the middle of a command flood: the broker never sends the will")
     func tenStops() async throws {

@@ -3,7 +3,7 @@ import Foundation
 import Testing
 import TestSupport
 
-@Suite("A device's state travels with its claim", .tags(.integration, .process), .timeLimit(.minutes(3)))
+@Suite("A device's state travels with its claim", .tags(.integration, .process), .timeLimit(.minutes(3)), .needs(.broker, .busMock))
 struct ClusterCarryIntegrationTests {
     typealias Cluster = ClusterIntegrationTests
     typealias Connections = ClusterConnectionIntegrationTests

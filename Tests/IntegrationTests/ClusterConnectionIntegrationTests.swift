@@ -4,7 +4,7 @@ import Foundation
 import Testing
 import TestSupport
 
-@Suite("Connections across bridges: free slots, a moving flash, a hand-over mid-frame, three bridges", .tags(.integration, .process), .timeLimit(.minutes(3)))
+@Suite("Connections across bridges: free slots, a moving flash, a hand-over mid-frame, three bridges", .tags(.integration, .process), .timeLimit(.minutes(3)), .needs(.broker, .busMock))
 struct ClusterConnectionIntegrationTests {
     typealias Cluster = ClusterIntegrationTests
     static let novaPath = BlueZStandIn.devicePath(Cluster.novaAddress)

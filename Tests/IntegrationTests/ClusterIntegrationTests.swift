@@ -4,7 +4,7 @@ import Foundation
 import Testing
 import TestSupport
 
-@Suite("Two bridges, each with its own BlueZ, on one broker or two linked ones", .tags(.integration, .process), .timeLimit(.minutes(3)))
+@Suite("Two bridges, each with its own BlueZ, on one broker or two linked ones", .tags(.integration, .process), .timeLimit(.minutes(3)), .needs(.broker, .busMock))
 struct ClusterIntegrationTests {
     static let address = "A4:C1:38:00:00:01"
     static let device = "ble_a4c138000001"

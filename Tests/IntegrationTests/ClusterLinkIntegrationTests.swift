@@ -5,7 +5,7 @@ import TestSupport
 
 /// A connected peripheral stops advertising, to every bridge: the stand-ins here are one device heard by two
 /// radios, so while either holds the Nova's link neither hears an advert.
-@Suite("A connected Nova stays with its bridge; a dropped link that cannot be mended moves it once", .tags(.integration, .process), .timeLimit(.minutes(3)))
+@Suite("A connected Nova stays with its bridge; a dropped link that cannot be mended moves it once", .tags(.integration, .process), .timeLimit(.minutes(3)), .needs(.broker, .busMock))
 struct ClusterLinkIntegrationTests {
     typealias Cluster = ClusterIntegrationTests
     static let novaPath = BlueZStandIn.devicePath(Cluster.novaAddress)

@@ -3,7 +3,7 @@ import Testing
 import TestSupport
 
 /// What anyone who can publish on the broker could do to a cluster, against real bridges and a real broker.
-@Suite("A cluster against messages it did not send", .tags(.integration, .process), .timeLimit(.minutes(3)))
+@Suite("A cluster against messages it did not send", .tags(.integration, .process), .timeLimit(.minutes(3)), .needs(.broker, .busMock))
 struct ClusterSecurityTests {
     typealias Cluster = ClusterIntegrationTests
     static let secret = "correct-horse-battery-staple-42"

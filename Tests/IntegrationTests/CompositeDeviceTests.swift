@@ -27,7 +27,7 @@ struct CompositeDeviceTests {
         "sensors_port_1_mode": [("color", #"{"sensors": {"port_1": {"mode": "color"}}}"#)],
     ]
 
-    @Test("every composite leaf passes Home Assistant 2024.1 (legacy mode) and 2025.4 (default mode)", arguments: [true, false])
+    @Test("every composite leaf passes Home Assistant 2024.1 (legacy mode) and 2025.4 (default mode)", .needs(.broker, .homeAssistant), arguments: [true, false])
     func releases(legacy: Bool) async throws {
         let broker = try await Broker.start()
         let bridge = try await InProcessBridge.start(
@@ -62,7 +62,7 @@ struct CompositeDeviceTests {
         await bridge.stop()
     }
 
-    @Test("what the entities send on /set reaches the driver as nested attributes; bridge/devices lists the composites")
+    @Test("what the entities send on /set reaches the driver as nested attributes; bridge/devices lists the composites", .needs(.broker))
     func commandsAndInventory() async throws {
         let broker = try await Broker.start()
         let bridge = try await InProcessBridge.start(broker: broker, integrations: [.ev3])

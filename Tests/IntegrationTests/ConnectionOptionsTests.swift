@@ -68,7 +68,7 @@ struct ConnectionCase: Sendable, CustomTestStringConvertible {
     var testDescription: String { name }
 }
 
-@Suite("MQTT connection options against a real mosquitto", .tags(.integration, .process), .timeLimit(.minutes(2)))
+@Suite("MQTT connection options against a real mosquitto", .tags(.integration, .process), .timeLimit(.minutes(2)), .needs(.broker))
 struct ConnectionOptionsTests {
     static let online: JSONValue = ["state": "online"]
 

@@ -20,7 +20,7 @@ struct DeviceEventTests {
         ExposeEvent(path: ["buttons", "down"], type: "long_press", data: ["duration": 1.5, "source": ["hand": "left"]]),
     ]
 
-    @Test("an occurrence arrives once and not retained, stays out of the state, and is not replayed to a later subscriber")
+    @Test("an occurrence arrives once and not retained, stays out of the state, and is not replayed to a later subscriber", .needs(.broker))
     func once() async throws {
         let broker = try await Broker.start()
         let bridge = try await InProcessBridge.start(
@@ -55,7 +55,7 @@ struct DeviceEventTests {
         await bridge.stop()
     }
 
-    @Test("each event leaf becomes an event entity that Home Assistant 2024.1 (legacy) and 2025.4 accept and fire", arguments: [true, false])
+    @Test("each event leaf becomes an event entity that Home Assistant 2024.1 (legacy) and 2025.4 accept and fire", .needs(.broker, .homeAssistant), arguments: [true, false])
     func homeAssistant(legacy: Bool) async throws {
         let broker = try await Broker.start()
         let bridge = try await InProcessBridge.start(

@@ -3,7 +3,7 @@ import BridgeCore
 import Testing
 import TestSupport
 
-@Suite("Commands, availability and Home Assistant birth", .tags(.integration), .timeLimit(.minutes(1)))
+@Suite("Commands, availability and Home Assistant birth", .tags(.integration), .timeLimit(.minutes(1)), .needs(.broker))
 struct DeviceTrafficTests {
     static let devices = "devices:\n  lifx_d073d5000001:\n    alias: kitchen\n"
 

@@ -3,7 +3,7 @@ import Foundation
 import Testing
 import TestSupport
 
-@Suite("Home Assistant discovery payloads", .tags(.integration), .timeLimit(.minutes(1)))
+@Suite("Home Assistant discovery payloads", .tags(.integration), .timeLimit(.minutes(1)), .needs(.broker))
 struct DiscoveryTests {
     static let lightTopic = "homeassistant/light/t2m_lifx_d073d5000001/light/config"
     static let signalTopic = "homeassistant/sensor/t2m_lifx_d073d5000001/signal/config"

@@ -4,7 +4,7 @@ import BridgeCore
 import Testing
 import TestSupport
 
-@Suite("Discovery topics per bridge, and moving configs from the old layout", .tags(.integration), .timeLimit(.minutes(1)))
+@Suite("Discovery topics per bridge, and moving configs from the old layout", .tags(.integration), .timeLimit(.minutes(1)), .needs(.broker))
 struct DiscoveryTopicTests {
     static func availability(_ base: String, _ alias: String) -> JSONValue {
         [["topic": .string("\(base)/bridge/state")], ["topic": .string("\(base)/\(alias)/availability")]]

@@ -48,7 +48,7 @@ struct DocExampleTests {
         #expect(misplaced == ["x.md:6 (in a ```json block): mosquitto_pub -t b -m x"])
     }
 
-    @Test("every example, in document order in one demo run, has its documented effect")
+    @Test("every example, in document order in one demo run, has its documented effect", .needs(.broker, .busMock))
     func examplesRun() async throws {
         var misplaced: [String] = []
         let examples = try DocExamples.all(misplaced: &misplaced)

@@ -5,7 +5,7 @@ import Testing
 import TestSupport
 
 extension EV3DaemonTests {
-    @Suite("Forged EV3 beacons through the daemon", .tags(.integration, .process), .timeLimit(.minutes(2)))
+    @Suite("Forged EV3 beacons through the daemon", .tags(.integration, .process), .timeLimit(.minutes(2)), .needs(.broker))
     struct EV3BeaconAdmissionTests {
         /// Sends one beacon datagram to 127.0.0.1:`port`, as anyone on the LAN could.
         static func sendBeacon(serial: String, tcpPort: Int, to port: Int) throws {

@@ -6,7 +6,7 @@ import Testing
 import TestSupport
 
 extension EV3DaemonTests {
-    @Suite("EV3 commands through the daemon, as bytes at the brick", .tags(.integration, .process), .timeLimit(.minutes(3)))
+    @Suite("EV3 commands through the daemon, as bytes at the brick", .tags(.integration, .process), .timeLimit(.minutes(3)), .needs(.broker))
     struct EV3CommandTests {
         /// `/set` payloads (with the attribute of `/set/<attribute>`, if any) and the frame each must become at the
         /// brick, from its type byte on: `00` (reply wanted), the globals and locals header, the bytecode.

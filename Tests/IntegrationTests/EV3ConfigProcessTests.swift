@@ -45,7 +45,7 @@ extension EV3DaemonTests {
             }
         }
 
-        @Test("the daemon refuses to start on such a config, with the same messages")
+        @Test("the daemon refuses to start on such a config, with the same messages", .needs(.broker))
         func daemonRefuses() async throws {
             let broker = try await Broker.start()
             let config = TestConfig.yaml(port: broker.port, extra: "ev3:\n  enabled: true\n  reply_timeout: 5ms\n")

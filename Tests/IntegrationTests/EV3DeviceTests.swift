@@ -6,7 +6,7 @@ import Testing
 import TestSupport
 
 extension EV3DaemonTests {
-    @Suite("EV3 bricks through the daemon: ports, polls and discovery", .tags(.integration, .process), .timeLimit(.minutes(3)))
+    @Suite("EV3 bricks through the daemon: ports, polls and discovery", .tags(.integration, .process), .timeLimit(.minutes(3)), .needs(.broker))
     struct EV3DeviceTests {
         @Test("a brick over WiFi: identity and versions, every port detected and polled, buttons, battery")
         func wifi() async throws {

@@ -6,7 +6,7 @@ import Testing
 import TestSupport
 
 extension EV3DaemonTests {
-    @Suite("An EV3 brick's entities pass Home Assistant's own schemas", .tags(.integration, .process), .timeLimit(.minutes(5)))
+    @Suite("An EV3 brick's entities pass Home Assistant's own schemas", .tags(.integration, .process), .timeLimit(.minutes(5)), .needs(.broker, .homeAssistant))
     struct EV3HomeAssistantTests {
         static let node = "t2m_ev3_0016533f0c1e"
 

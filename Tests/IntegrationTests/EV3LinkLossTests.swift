@@ -6,7 +6,7 @@ import Testing
 import TestSupport
 
 extension EV3DaemonTests {
-    @Suite("EV3 bricks that stall, drop, answer garbage or are disconnected", .tags(.integration, .process), .timeLimit(.minutes(3)))
+    @Suite("EV3 bricks that stall, drop, answer garbage or are disconnected", .tags(.integration, .process), .timeLimit(.minutes(3)), .needs(.broker))
     struct EV3LinkLossTests {
         @Test("a brick that stops answering times out into unavailable, and is ready again once it answers")
         func stalled() async throws {

@@ -5,7 +5,7 @@ import Harness
 import Testing
 import TestSupport
 
-@Suite("Adverts in the first seconds after start", .tags(.integration, .process), .timeLimit(.minutes(2)))
+@Suite("Adverts in the first seconds after start", .tags(.integration, .process), .timeLimit(.minutes(2)), .needs(.broker, .busMock))
 struct EarlyAdvertTests {
     /// 1,000 sensors known to BlueZ before the bridge starts: it announces them all at once, and a new value sent
     /// meanwhile waits behind them (seconds on a loaded 2-core machine) but is never dropped.

@@ -6,7 +6,7 @@ import Support
 import Testing
 import TestSupport
 
-@Suite("Encrypted and vendor BLE sensors through the daemon", .tags(.integration, .process), .timeLimit(.minutes(2)))
+@Suite("Encrypted and vendor BLE sensors through the daemon", .tags(.integration, .process), .timeLimit(.minutes(2)), .needs(.broker, .busMock))
 struct EncryptedSensorTests {
     /// xiaomi-ble's test_Xiaomi_LYWSD03MMC_encrypted: humidity 46.7 % with this key.
     static let lywsd03mmc = hex("58585b0550f4830238c1a495ef58763c26000097e2abb5")

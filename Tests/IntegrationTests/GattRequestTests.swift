@@ -4,7 +4,7 @@ import Foundation
 import Testing
 import TestSupport
 
-@Suite("GATT read, write and notify over MQTT through the daemon", .tags(.integration, .process), .timeLimit(.minutes(2)))
+@Suite("GATT read, write and notify over MQTT through the daemon", .tags(.integration, .process), .timeLimit(.minutes(2)), .needs(.broker, .busMock))
 struct GattRequestTests {
     static let address = "C0:FF:EE:00:00:01"
     static let device = BlueZStandIn.devicePath(address)

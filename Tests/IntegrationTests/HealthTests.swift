@@ -4,7 +4,7 @@ import TestSupport
 
 @Suite("things2mqtt health and the status file", .tags(.integration, .process), .timeLimit(.minutes(2)))
 struct HealthTests {
-    @Test("healthy once connected, unhealthy while the broker is away, healthy again when it returns, unhealthy once stopped")
+    @Test("healthy once connected, unhealthy while the broker is away, healthy again when it returns, unhealthy once stopped", .needs(.broker))
     func followsTheBroker() async throws {
         let broker = try await Broker.start()
         let folder = try TemporaryDirectory(prefix: "health")
@@ -29,7 +29,7 @@ struct HealthTests {
         #expect(stopped.stdout.contains("the bridge has stopped"), "\(stopped.stdout)")
     }
 
-    @Test("THINGS2MQTT_STATUS_FILE names the file for both the daemon and the check")
+    @Test("THINGS2MQTT_STATUS_FILE names the file for both the daemon and the check", .needs(.broker))
     func environment() async throws {
         let broker = try await Broker.start()
         let folder = try TemporaryDirectory(prefix: "health")

@@ -11,7 +11,7 @@ import Support
 /// Every entity kind the bridge publishes goes through a real Home Assistant: the legacy payloads through
 /// 2024.1 and the default ones through 2025.4. Each config's value templates are also rendered against the
 /// device's retained state and against an empty one, which must not make Home Assistant log anything.
-@Suite("Discovery payloads pass Home Assistant's own schemas", .tags(.integration), .timeLimit(.minutes(5)))
+@Suite("Discovery payloads pass Home Assistant's own schemas", .tags(.integration), .timeLimit(.minutes(5)), .needs(.broker, .homeAssistant))
 struct HomeAssistantSchemaTests {
     @Test("legacy mode passes Home Assistant 2024.1")
     func legacyPayloads() async throws {

@@ -6,7 +6,7 @@ import TestSupport
 /// The demo's devices, driven for a while, and every state message they publish delivered to Home Assistant's
 /// own entity for each discovered config: the legacy payloads through 2024.1, the default ones through 2025.4.
 /// Nothing may be rejected and Home Assistant may log nothing.
-@Suite("Every state the demo's devices publish passes Home Assistant's own entities", .tags(.integration, .process), .timeLimit(.minutes(5)))
+@Suite("Every state the demo's devices publish passes Home Assistant's own entities", .tags(.integration, .process), .timeLimit(.minutes(5)), .needs(.broker, .busMock, .homeAssistant))
 struct HomeAssistantStateTests {
     @Test("legacy payloads and their real states through Home Assistant 2024.1")
     func legacy() async throws { try await check(legacy: true, with: .legacy) }

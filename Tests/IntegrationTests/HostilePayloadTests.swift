@@ -23,7 +23,7 @@ struct HostilePayload: Sendable, CustomTestStringConvertible {
     ]
 }
 
-@Suite("Hostile payloads never take the bridge down", .tags(.integration), .timeLimit(.minutes(2)))
+@Suite("Hostile payloads never take the bridge down", .tags(.integration), .timeLimit(.minutes(2)), .needs(.broker))
 struct HostilePayloadTests {
     static let targets = [
         "t2m/bridge/request/health_check", "t2m/bridge/request/device/rename", "t2m/bridge/request/options",

@@ -4,7 +4,7 @@ import Foundation
 import Testing
 import TestSupport
 
-@Suite("Nova flashes as lights through the daemon and the BlueZ stand-in", .tags(.integration, .process), .timeLimit(.minutes(2)))
+@Suite("Nova flashes as lights through the daemon and the BlueZ stand-in", .tags(.integration, .process), .timeLimit(.minutes(2)), .needs(.broker, .busMock))
 struct NovaTests {
     static let nova = "/org/bluez/hci0/dev_AA_BB_CC_DD_EE_01"
     static let request = nova + "/service0010/char0011"
@@ -114,7 +114,7 @@ struct NovaTests {
     }
 }
 
-@Suite("Nova flashes with slow acks", .tags(.integration, .process), .timeLimit(.minutes(2)))
+@Suite("Nova flashes with slow acks", .tags(.integration, .process), .timeLimit(.minutes(2)), .needs(.broker, .busMock))
 struct NovaSlowAckTests {
     @Test("with 1.2 s acks ON shows busy, then ON with ready after the ack; renewals leave no gap and publish nothing")
     func slowAcks() async throws {
@@ -171,7 +171,7 @@ struct NovaSlowAckTests {
     }
 }
 
-@Suite("Nova flashes after a reconnect", .tags(.integration, .process), .timeLimit(.minutes(2)))
+@Suite("Nova flashes after a reconnect", .tags(.integration, .process), .timeLimit(.minutes(2)), .needs(.broker, .busMock))
 struct NovaReconnectTests {
     @Test("after the flash was disconnected, the next command reconnects, turns notifications on again and is acknowledged")
     func reconnect() async throws {

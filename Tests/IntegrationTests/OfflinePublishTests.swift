@@ -2,7 +2,7 @@ import BridgeCore
 import Testing
 import TestSupport
 
-@Suite("Publishing while the broker is away", .tags(.integration), .timeLimit(.minutes(1)))
+@Suite("Publishing while the broker is away", .tags(.integration), .timeLimit(.minutes(1)), .needs(.broker))
 struct OfflinePublishTests {
     @Test("state changes made while disconnected do not block, and the latest one is retained after the reconnect")
     func latestStateWins() async throws {

@@ -5,7 +5,7 @@ import Foundation
 import Testing
 import TestSupport
 
-@Suite("Passive BLE sensors from their adverts, through the daemon", .tags(.integration, .process), .timeLimit(.minutes(2)))
+@Suite("Passive BLE sensors from their adverts, through the daemon", .tags(.integration, .process), .timeLimit(.minutes(2)), .needs(.broker, .busMock))
 struct PassiveSensorTests {
     static let pvvx: [UInt8] = [0x56, 0x34, 0x12, 0x38, 0xC1, 0xA4, 0x29, 0x09, 0xD7, 0x11, 0x86, 0x0B, 0x55, 0x12, 0x05]
 
@@ -173,7 +173,7 @@ struct PassiveSensorTests {
     }
 }
 
-@Suite("iBeacons through the daemon", .tags(.integration, .process), .timeLimit(.minutes(1)))
+@Suite("iBeacons through the daemon", .tags(.integration, .process), .timeLimit(.minutes(1)), .needs(.broker, .busMock))
 struct IBeaconTests {
     @Test("an iBeacon's estimated distance appears, and follows its RSSI while its data never change")
     func distanceFollowsRSSI() async throws {

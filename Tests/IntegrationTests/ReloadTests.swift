@@ -21,7 +21,7 @@ struct ReloadTests {
         return bridge
     }
 
-    @Test("a new alias in the reloaded config moves the device's topics")
+    @Test("a new alias in the reloaded config moves the device's topics", .needs(.broker))
     func aliasChange() async throws {
         let bridge = try await start()
         try bridge.reload(yaml: Self.yaml(bridge.broker.port, "    alias: pantry\n"))
@@ -32,7 +32,7 @@ struct ReloadTests {
         await bridge.stop()
     }
 
-    @Test("homeassistant: null in the reloaded config clears the device's discovery; removing it restores it")
+    @Test("homeassistant: null in the reloaded config clears the device's discovery; removing it restores it", .needs(.broker))
     func discoveryToggle() async throws {
         let bridge = try await start()
         try bridge.reload(yaml: Self.yaml(bridge.broker.port, "    alias: kitchen\n    homeassistant: null\n"))
@@ -42,7 +42,7 @@ struct ReloadTests {
         await bridge.stop()
     }
 
-    @Test("retain: false in the reloaded config removes the retained state from the broker")
+    @Test("retain: false in the reloaded config removes the retained state from the broker", .needs(.broker))
     func retainOff() async throws {
         let bridge = try await start()
         try bridge.reload(yaml: Self.yaml(bridge.broker.port, "    alias: kitchen\n    retain: false\n"))
@@ -53,7 +53,7 @@ struct ReloadTests {
         await bridge.stop()
     }
 
-    @Test("an alias file that gives one device another's id is not taken: each device keeps its own topics")
+    @Test("an alias file that gives one device another's id is not taken: each device keeps its own topics", .needs(.broker))
     func aliasEqualToAnotherID() async throws {
         let broker = try await Broker.start()
         let options = BridgeOptions.fastForTests(savedAliases: [DeviceID("lifx_d073d5000001")!: "lifx_d073d5000002"])

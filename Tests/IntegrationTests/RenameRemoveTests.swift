@@ -2,7 +2,7 @@ import BridgeCore
 import Testing
 import TestSupport
 
-@Suite("device/rename and device/remove", .tags(.integration), .timeLimit(.minutes(1)))
+@Suite("device/rename and device/remove", .tags(.integration), .timeLimit(.minutes(1)), .needs(.broker))
 struct RenameRemoveTests {
     static let lightTopic = "homeassistant/light/t2m_lifx_d073d5000001/light/config"
     static let signalTopic = "homeassistant/sensor/t2m_lifx_d073d5000001/signal/config"

@@ -3,7 +3,7 @@ import Foundation
 import Testing
 import TestSupport
 
-@Suite("Bridge request/response API on the running daemon", .tags(.integration, .process), .timeLimit(.minutes(2)))
+@Suite("Bridge request/response API on the running daemon", .tags(.integration, .process), .timeLimit(.minutes(2)), .needs(.broker))
 struct RequestResponseTests {
     @Test("requests, errors and garbage: every answer is right and the daemon keeps running")
     func requestSequence() async throws {

@@ -3,7 +3,7 @@ import BridgeCore
 import Testing
 import TestSupport
 
-@Suite("Start-up cleanup of stale discovery configs", .tags(.integration), .timeLimit(.minutes(1)))
+@Suite("Start-up cleanup of stale discovery configs", .tags(.integration), .timeLimit(.minutes(1)), .needs(.broker))
 struct StaleDiscoveryTests {
     static let ours: JSONValue = ["topic": "t2m/bridge/state"]
 

@@ -10,7 +10,7 @@ import Glibc
 /// The bridge is held in its start-up by a TLS `ca_file` that is a named pipe: libmosquitto opens it while the
 /// bridge builds its MQTT client, after the config is loaded and before anything has trapped a signal. The
 /// test signals the bridge there, then puts the real CA file in the pipe's place and lets it go on.
-@Suite("Signals during start-up", .tags(.integration, .process), .timeLimit(.minutes(2)))
+@Suite("Signals during start-up", .tags(.integration, .process), .timeLimit(.minutes(2)), .needs(.broker))
 struct StartupSignalTests {
     @Test("SIGTERM while the bridge is starting ends in a clean stop with status 0, never online")
     func terminateDuringStartup() async throws {

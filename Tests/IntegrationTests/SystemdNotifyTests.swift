@@ -1,7 +1,7 @@
 import Testing
 import TestSupport
 
-@Suite("systemd notify protocol", .tags(.integration), .timeLimit(.minutes(1)))
+@Suite("systemd notify protocol", .tags(.integration), .timeLimit(.minutes(1)), .needs(.broker))
 struct SystemdNotifyTests {
     @Test("READY=1 first, STATUS once connected, WATCHDOG=1 while running, STOPPING=1 on SIGTERM")
     func readyWatchdogStopping() async throws {

@@ -5,7 +5,7 @@ import Testing
 import TestSupport
 
 /// Every kind of `/set` becomes the exact documented API request.
-@Suite("LIFX commands through the bridge", .serialized)
+@Suite("LIFX commands through the bridge", .serialized, .needs(.broker))
 struct LIFXCommandTests {
     struct Case: Sendable, CustomTestStringConvertible {
         var alias: String

@@ -5,7 +5,7 @@ import Testing
 import TestSupport
 
 /// Offline lights, rate limits, server errors and refused tokens.
-@Suite("LIFX failures", .serialized)
+@Suite("LIFX failures", .serialized, .needs(.broker))
 struct LIFXFailureTests {
     @Test("an offline light: optimistic state, then reverted and re-published, with a command_failed event")
     func offlineReverts() async throws {

@@ -5,7 +5,7 @@ import Testing
 import TestSupport
 
 /// Published state, coalescing, and Home Assistant discovery for LIFX lights.
-@Suite("LIFX state and discovery", .serialized)
+@Suite("LIFX state and discovery", .serialized, .needs(.broker))
 struct LIFXStateTests {
     @Test("every light, group and the scenes device is published retained in Home Assistant's JSON light shape")
     func statePublished() async throws {

@@ -91,7 +91,8 @@ public enum HomeAssistantChecker {
         return .object(item)
     }
 
-    /// Checks the items with the given release. A missing venv is an error, never a skip.
+    /// Checks the items with the given release. A missing venv is an error here; the tests that call this skip
+    /// outside Tests/run.sh through `.needs(.homeAssistant)`.
     public static func check(_ items: [JSONValue], with release: Release) async throws -> Report {
         guard FileManager.default.isExecutableFile(atPath: release.venv + "/bin/python") else {
             throw TestFailure(

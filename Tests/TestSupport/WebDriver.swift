@@ -18,7 +18,7 @@ public final class WebDriver: Sendable {
         let port = try LocalPorts.free()
         let profile = try TemporaryDirectory(prefix: "chromium")
         let process = try ChildProcess(
-            executable: try Self.find("chromedriver", in: ["/usr/bin/chromedriver", "/usr/lib/chromium/chromedriver"]),
+            executable: try Self.find("chromedriver", in: chromedriverPaths),
             arguments: ["--port=\(port)", "--allowed-ips=127.0.0.1"],
             stdoutPath: profile.file("chromedriver.out"), stderrPath: profile.file("chromedriver.err"))
         // The shared client needs no shutdown: a driver dropped on a failure path cannot end the test process
@@ -32,7 +32,7 @@ public final class WebDriver: Sendable {
                     "alwaysMatch": [
                         "browserName": "chrome",
                         "goog:chromeOptions": [
-                            "binary": .string(try Self.find("chromium", in: ["/usr/lib/chromium/chromium", "/usr/bin/chromium"])),
+                            "binary": .string(try Self.find("chromium", in: chromiumPaths)),
                             "args": .array([
                                 "--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
                                 "--no-first-run", "--disable-extensions", "--disable-background-networking",
@@ -67,6 +67,10 @@ public final class WebDriver: Sendable {
         self.browser = browser
         self.profile = profile
     }
+
+    /// Where Debian's chromium-driver and chromium put their programs.
+    static let chromedriverPaths = ["/usr/bin/chromedriver", "/usr/lib/chromium/chromedriver"]
+    static let chromiumPaths = ["/usr/lib/chromium/chromium", "/usr/bin/chromium"]
 
     static func find(_ name: String, in paths: [String]) throws -> String {
         guard let path = paths.first(where: { FileManager.default.isExecutableFile(atPath: $0) }) else {
