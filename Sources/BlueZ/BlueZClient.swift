@@ -33,28 +33,37 @@ public final class BlueZClient {
     /// Signals the mailbox dropped so far (it was full), and when that was last logged.
     private var dropped = 0
     private var droppedLogged: ContinuousClock.Instant?
-    /// The last batch was handed over without waiting for the bus: the caller's other work runs before the next
-    /// is taken (see `next()`).
-    private var yieldFirst = false
+    /// When the last batch was taken, if the bus kept the caller busy (it was taken without waiting for a signal);
+    /// nil after a batch that came with a wait.
+    private var busySince: ContinuousClock.Instant?
+    /// The least time between two batches while the bus keeps the caller busy.
+    private let busyGap: Duration
 
     /// Creates a client on an open connection; nothing arrives until `bus.follow()` runs. Service data under
     /// `stateOnlyServices` holds nothing but state: a device's newer payload replaces one still waiting, as its
-    /// RSSI does.
-    public init(connection: DBusConnection, logger: Logger, stateOnlyServices: Set<BLEUUID> = []) {
+    /// RSSI does. While signals keep coming, batches are taken `busyGap` apart: what comes meanwhile merges per
+    /// device in the mailbox, and the caller's other work (a command, a timer) runs in between.
+    public init(
+        connection: DBusConnection, logger: Logger, stateOnlyServices: Set<BLEUUID> = [], busyGap: Duration = .milliseconds(4)
+    ) {
         let mailbox = SignalMailbox(superseding: stateOnlyServices)
         bus = BlueZBus(connection: connection, mailbox: mailbox, logger: logger)
         rings = mailbox.rings.makeAsyncIterator()
+        self.busyGap = busyGap
     }
 
     /// The next event: news about bluetoothd first, then every signal waiting, applied to the cache; nil once
-    /// the feed has ended and nothing is left. Nothing waits for more signals: what came while the caller was
-    /// busy is one batch, merged per device in the mailbox, so batches grow with the load by themselves.
+    /// the feed has ended and nothing is left. A signal that comes to an idle client is handed over at once;
+    /// while the bus keeps it busy, the next batch is taken `busyGap` after the last.
     nonisolated(nonsending) public func next() async -> Event? {
-        // A caller kept busy by a burst never waits for the bus here: its other work (a command, a timer) runs
-        // between batches.
-        if yieldFirst {
-            yieldFirst = false
-            await Task.yield()
+        if let busySince {
+            self.busySince = nil
+            // A caller that took longer than the gap still lets its other work run first.
+            if ContinuousClock.now < busySince + busyGap {
+                try? await Task.sleep(until: busySince + busyGap, clock: .continuous)
+            } else {
+                await Task.yield()
+            }
         }
         var waited = false
         while !Task.isCancelled {
@@ -66,7 +75,7 @@ public final class BlueZClient {
             var changes: [BlueZChange] = []
             for entry in batch { apply(entry.path, entry.items, into: &changes) }
             if !changes.isEmpty {
-                yieldFirst = !waited
+                busySince = waited ? nil : .now
                 return .changed(changes)
             }
             waited = true
