@@ -7,7 +7,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 SUDO=""; [ "$(id -u)" -eq 0 ] || SUDO="sudo"
-PACKAGES="mosquitto mosquitto-clients libmosquitto-dev libdbus-1-dev libssl-dev pkg-config dbus-daemon python3-dbusmock systemd"
+PACKAGES="mosquitto mosquitto-clients libmosquitto-dev libdbus-1-dev libssl-dev libyaml-dev pkg-config dbus-daemon python3-dbusmock systemd"
 if ! dpkg -s $PACKAGES >/dev/null 2>&1; then
   echo "==> Installing $PACKAGES"
   $SUDO apt-get update -qq
