@@ -33,11 +33,8 @@ public final class BlueZClient {
     /// Signals the mailbox dropped so far (it was full), and when that was last logged.
     private var dropped = 0
     private var droppedLogged: ContinuousClock.Instant?
-    /// When the last batch was taken, if the bus kept the caller busy (it was taken without waiting for a signal);
-    /// nil after a batch that came with a wait.
-    private var busySince: ContinuousClock.Instant?
-    /// The least time between two batches while the bus keeps the caller busy.
-    private let busyGap: Duration
+    /// When the next batch is taken (see `BatchGap`).
+    private var gap: BatchGap
 
     /// Creates a client on an open connection; nothing arrives until `bus.follow()` runs. Service data under
     /// `stateOnlyServices` holds nothing but state: a device's newer payload replaces one still waiting, as its
@@ -49,18 +46,17 @@ public final class BlueZClient {
         let mailbox = SignalMailbox(superseding: stateOnlyServices)
         bus = BlueZBus(connection: connection, mailbox: mailbox, logger: logger)
         rings = mailbox.rings.makeAsyncIterator()
-        self.busyGap = busyGap
+        gap = BatchGap(gap: busyGap)
     }
 
     /// The next event: news about bluetoothd first, then every signal waiting, applied to the cache; nil once
     /// the feed has ended and nothing is left. A signal that comes to an idle client is handed over at once;
     /// while the bus keeps it busy, the next batch is taken `busyGap` after the last.
     nonisolated(nonsending) public func next() async -> Event? {
-        if let busySince {
-            self.busySince = nil
+        if let take = gap.nextTake() {
             // A caller that took longer than the gap still lets its other work run first.
-            if ContinuousClock.now < busySince + busyGap {
-                try? await Task.sleep(until: busySince + busyGap, clock: .continuous)
+            if ContinuousClock.now < take {
+                try? await Task.sleep(until: take, clock: .continuous)
             } else {
                 await Task.yield()
             }
@@ -75,7 +71,7 @@ public final class BlueZClient {
             var changes: [BlueZChange] = []
             for entry in batch { apply(entry.path, entry.items, into: &changes) }
             if !changes.isEmpty {
-                busySince = waited ? nil : .now
+                gap.took(at: .now, waited: waited)
                 return .changed(changes)
             }
             waited = true
