@@ -47,7 +47,4 @@ public struct ReadingPacer<Key: Hashable & Sendable>: Sendable {
 
     /// When the waiting devices are due (the next period's start), or nil when none waits.
     public var nextPeriod: Double? { waiting.isEmpty ? nil : Double(current + 1) * period }
-
-    /// How many devices wait.
-    public var waitingCount: Int { waiting.count }
 }

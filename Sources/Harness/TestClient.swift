@@ -25,13 +25,6 @@ public struct ReceivedMessage: Sendable, CustomStringConvertible {
 
 /// Everything a client received, shared with the callback that fills it.
 final class MessageStore: Sendable {
-    /// Nanoseconds on CLOCK_MONOTONIC.
-    static func monotonicNow() -> Int64 {
-        var time = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &time)
-        return Int64(time.tv_sec) * 1_000_000_000 + Int64(time.tv_nsec)
-    }
-
     private let state = Mutex<(next: Int, messages: [ReceivedMessage], syncs: Set<String>)>((0, [], []))
     let syncPrefix: String
 
@@ -44,7 +37,7 @@ final class MessageStore: Sendable {
                 return
             }
             state.messages.append(ReceivedMessage(
-                    index: state.next, topic: topic, payload: payload, retained: retained, monotonic: Self.monotonicNow()))
+                    index: state.next, topic: topic, payload: payload, retained: retained, monotonic: monotonicNanoseconds()))
             state.next += 1
         }
     }
@@ -181,4 +174,11 @@ public enum TopicFilter {
         }
         return filterLevels.count == topicLevels.count
     }
+}
+
+/// Nanoseconds on CLOCK_MONOTONIC, the clock the benchmark's C programs print.
+public func monotonicNanoseconds() -> Int64 {
+    var time = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &time)
+    return Int64(time.tv_sec) * 1_000_000_000 + Int64(time.tv_nsec)
 }

@@ -63,10 +63,3 @@ struct BareC {
         }
     }
 }
-
-/// Nanoseconds on CLOCK_MONOTONIC, the clock the C programs print.
-func monotonicNanoseconds() -> Int64 {
-    var time = timespec()
-    clock_gettime(CLOCK_MONOTONIC, &time)
-    return Int64(time.tv_sec) * 1_000_000_000 + Int64(time.tv_nsec)
-}

@@ -9,6 +9,14 @@ struct ClusterSecurityTests {
     static let secret = "correct-horse-battery-staple-42"
     static let sensor = ClusterIntegrationTests.device
 
+    /// Closes the forging client and expects the bridge to be still up and to stop cleanly.
+    static func stop(_ bridge: BridgeProcess, _ blueZ: BlueZStandIn, _ client: TestClient) async throws {
+        #expect(bridge.isRunning, "\(bridge.stderr)")
+        await client.close()
+        #expect(try await bridge.terminate() == 0)
+        withExtendedLifetime(blueZ) {}
+    }
+
     @Test("a retained presence with an epoch of 1e19, and other numbers beyond any integer, are dropped and logged: the bridge starts and stays up")
     func outOfRangeNumbers() async throws {
         let broker = try await Broker.start()
@@ -30,9 +38,7 @@ struct ClusterSecurityTests {
         client.publish("t2m/bridge/hall/request/health_check", #"{"transaction":"up"}"#)
         let response = try await client.waitForMessage(topic: "t2m/bridge/hall/response/health_check", timeout: .seconds(10))
         #expect(response.json?["status"] == "ok")
-        await client.close()
-        #expect(try await hall.terminate() == 0)
-        withExtendedLifetime(hallBlueZ) {}
+        try await Self.stop(hall, hallBlueZ, client)
     }
 
     @Test("40 bridge ids and 200 malformed messages: 32 bridges tracked, one line about the bound, the drops logged a few at a time")
@@ -48,10 +54,7 @@ struct ClusterSecurityTests {
         #expect(hall.stderr.components(separatedBy: "tracks at most 32 bridges").count == 2, "said once")
         let dropped = hall.stderr.components(separatedBy: "Cluster message dropped").count - 1
         #expect((1...20).contains(dropped), "\(dropped) lines for 200 drops")
-        #expect(hall.isRunning)
-        await client.close()
-        #expect(try await hall.terminate() == 0)
-        withExtendedLifetime(hallBlueZ) {}
+        try await Self.stop(hall, hallBlueZ, client)
     }
 
     @Test("a forged presence under a bridge's own id, with no live run to answer its challenge, does not stop it")
@@ -62,10 +65,7 @@ struct ClusterSecurityTests {
         client.publish("t2m/_cluster/bridges/hall", #"{"state":"online","epoch":1}"#, retain: true)
         try await client.sync()
         try await Task.sleep(for: .seconds(3))
-        #expect(hall.isRunning, "\(hall.stderr)")
-        await client.close()
-        #expect(try await hall.terminate() == 0)
-        withExtendedLifetime(hallBlueZ) {}
+        try await Self.stop(hall, hallBlueZ, client)
     }
 
     @Test("with cluster.secret, a forged offline of another bridge and a forged claim change nothing; the secret is never shown")
